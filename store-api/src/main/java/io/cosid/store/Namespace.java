@@ -1,0 +1,41 @@
+package io.cosid.store;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A namespace of machine-id slots {@code 0..limit-1}, as defined by {@link SlotLeaseStore#define}.
+ *
+ * @param name      the namespace's name: one path segment, see {@link StoreArguments#requireNamespace(String)}
+ * @param limit     the number of slots; slots are {@code 0..limit-1}
+ * @param tolerance the clock skew allowed between holders and the store; it pads each lease's
+ *                  {@code ceiling} beyond its {@code expiresAt}
+ */
+public record Namespace(String name, int limit, Duration tolerance) {
+
+    /**
+     * Checks the namespace's values with the same rules as {@link SlotLeaseStore#define}.
+     *
+     * @throws IllegalArgumentException if a value breaks its rule
+     */
+    public Namespace {
+        StoreArguments.requireNamespace(name);
+        StoreArguments.requireLimit(limit);
+        StoreArguments.requireTolerance(tolerance);
+    }
+
+    /**
+     * Whether a slot number belongs to this namespace.
+     *
+     * @param slot a slot number
+     * @return {@code true} when {@code 0 <= slot < limit}
+     */
+    public boolean contains(int slot) {
+        return slot >= 0 && slot < limit;
+    }
+
+    @Override
+    public String toString() {
+        return "Namespace[" + Objects.toString(name) + ", limit=" + limit + ", tolerance=" + tolerance + "]";
+    }
+}

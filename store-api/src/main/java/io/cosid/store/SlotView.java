@@ -1,0 +1,73 @@
+package io.cosid.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one slot looks like in the store, for operators and tools ({@link SlotLeaseStore#inspect}).
+ *
+ * <p>A slot that was never held has {@code fence == 0}, an empty {@code ownerKey} and all instants at the
+ * epoch, unless {@link SlotLeaseStore#advance} raised its fence or next floor.
+ *
+ * @param namespace   the namespace's name
+ * @param slot        the slot number
+ * @param ownerKey    the owner key of the slot's latest term, empty if it was never held
+ * @param fence       the latest term's fence, 0 if never held
+ * @param incarnation the latest term's incarnation, 0 if never held
+ * @param floor       the latest term's floor
+ * @param expiresAt   the latest term's expiry by the store's clock
+ * @param ceiling     the latest term's ceiling
+ * @param nextFloor   the floor the next term will get
+ * @param released    whether the latest term was released
+ * @param ttl         the latest term's ttl, zero if never held
+ */
+public record SlotView(
+        String namespace,
+        int slot,
+        String ownerKey,
+        long fence,
+        long incarnation,
+        Instant floor,
+        Instant expiresAt,
+        Instant ceiling,
+        Instant nextFloor,
+        boolean released,
+        Duration ttl) {
+
+    /**
+     * Checks that no value is null.
+     *
+     * @throws NullPointerException if a value is null
+     */
+    public SlotView {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(ownerKey, "ownerKey");
+        Objects.requireNonNull(floor, "floor");
+        Objects.requireNonNull(expiresAt, "expiresAt");
+        Objects.requireNonNull(ceiling, "ceiling");
+        Objects.requireNonNull(nextFloor, "nextFloor");
+        Objects.requireNonNull(ttl, "ttl");
+    }
+
+    /**
+     * Whether the slot is held at a store instant: its latest term was neither released nor has expired.
+     *
+     * @param now an instant of the store's clock
+     * @return {@code true} when a lease of this slot is in force at {@code now}
+     */
+    public boolean isHeldAt(Instant now) {
+        return fence > 0 && !ownerKey.isEmpty() && !released && now.isBefore(expiresAt);
+    }
+
+    /**
+     * The holder at a store instant.
+     *
+     * @param now an instant of the store's clock
+     * @return the owner key holding the slot at {@code now}, or empty when the slot is free
+     */
+    public Optional<String> holderAt(Instant now) {
+        return isHeldAt(now) ? Optional.of(ownerKey) : Optional.empty();
+    }
+}

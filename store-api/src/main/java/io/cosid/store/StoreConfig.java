@@ -1,0 +1,321 @@
+package io.cosid.store;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The configuration of one named store, in the shape users write it:
+ *
+ * <pre>{@code
+ * cosid:
+ *   stores:
+ *     zk:
+ *       type: zookeeper      # or: in-memory
+ *       timeout: 3s
+ *       options:
+ *         connectString: zk-1:2181,zk-2:2181,zk-3:2181
+ * }</pre>
+ *
+ * <p>{@link #parseAll(Map)} reads that shape from nested maps (as a YAML parser returns them), from flat
+ * dotted keys ({@code cosid.stores.zk.type=zookeeper}, as in {@link Properties}), or from a mix. Durations
+ * are written {@code 100ms}, {@code 3s}, {@code 2m}, {@code 1h}, {@code 1d} or in ISO-8601 ({@code PT3S}).
+ *
+ * @param name    the store's name, the key under {@code cosid.stores}
+ * @param type    the backend, as a {@link StoreProvider#type()} names it
+ * @param timeout the budget of each store operation as a whole, retries included
+ * @param options the backend's options, flat dotted keys to text values; unmodifiable
+ */
+public record StoreConfig(String name, String type, Duration timeout, Map<String, String> options) {
+
+    /** The timeout of a store whose configuration names none. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(3);
+    /** The prefix under which stores are configured. */
+    public static final String PREFIX = "cosid.stores.";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    private static final Pattern TYPE = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
+
+    /**
+     * Checks the values and copies the options.
+     *
+     * @throws IllegalArgumentException if the name, type or timeout breaks its rule
+     */
+    public StoreConfig {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("store name '" + name
+                    + "' is invalid: use 1-64 letters, digits, '_' or '-'");
+        }
+        if (type == null || !TYPE.matcher(type).matches()) {
+            throw new IllegalArgumentException(PREFIX + name + ".type '" + type
+                    + "' is invalid: use 1-64 lowercase letters, digits or '-', e.g. zookeeper or in-memory");
+        }
+        if (timeout == null || timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException(PREFIX + name + ".timeout must be more than 0 and at most 1h, got "
+                    + timeout);
+        }
+        options = Collections.unmodifiableMap(new TreeMap<>(options == null ? Map.of() : options));
+    }
+
+    /**
+     * A configuration with the default timeout and no options.
+     *
+     * @param name the store's name
+     * @param type the backend's type
+     * @return the configuration
+     */
+    public static StoreConfig of(String name, String type) {
+        return new StoreConfig(name, type, DEFAULT_TIMEOUT, Map.of());
+    }
+
+    /**
+     * This configuration with another timeout.
+     *
+     * @param newTimeout the timeout
+     * @return a new configuration
+     */
+    public StoreConfig withTimeout(Duration newTimeout) {
+        return new StoreConfig(name, type, newTimeout, options);
+    }
+
+    /**
+     * This configuration with one more option (or one replaced).
+     *
+     * @param key   the option's key, e.g. {@code connectString}
+     * @param value its value
+     * @return a new configuration
+     */
+    public StoreConfig withOption(String key, String value) {
+        Map<String, String> copy = new LinkedHashMap<>(options);
+        copy.put(key, value);
+        return new StoreConfig(name, type, timeout, copy);
+    }
+
+    /**
+     * Reads every store configured under {@code cosid.stores}.
+     *
+     * @param settings nested maps, flat dotted keys, or a mix; entries outside {@code cosid.stores} are ignored
+     * @return the stores by name, in name order
+     * @throws IllegalArgumentException naming the key, if a key under a store is unknown, a value is malformed,
+     *                                  or a store has no type
+     */
+    public static Map<String, StoreConfig> parseAll(Map<String, ?> settings) {
+        Map<String, String> flat = new TreeMap<>();
+        flatten("", settings, flat);
+        Map<String, Map<String, String>> byStore = new TreeMap<>();
+        for (Map.Entry<String, String> entry : flat.entrySet()) {
+            if (!entry.getKey().startsWith(PREFIX)) {
+                continue;
+            }
+            String rest = entry.getKey().substring(PREFIX.length());
+            int dot = rest.indexOf('.');
+            if (dot <= 0) {
+                throw new IllegalArgumentException(entry.getKey()
+                        + " is not a store setting: use " + PREFIX + "<name>.type|timeout|options.<key>");
+            }
+            byStore.computeIfAbsent(rest.substring(0, dot), n -> new TreeMap<>())
+                    .put(rest.substring(dot + 1), entry.getValue());
+        }
+        Map<String, StoreConfig> configs = new LinkedHashMap<>();
+        byStore.forEach((name, values) -> configs.put(name, fromValues(name, values)));
+        return Collections.unmodifiableMap(configs);
+    }
+
+    /**
+     * Reads every store configured under {@code cosid.stores} in properties.
+     *
+     * @param properties flat dotted keys such as {@code cosid.stores.zk.type}
+     * @return the stores by name, in name order
+     * @throws IllegalArgumentException naming the key, if a setting is unknown or malformed
+     */
+    public static Map<String, StoreConfig> parseAll(Properties properties) {
+        Map<String, Object> map = new TreeMap<>();
+        properties.stringPropertyNames().forEach(k -> map.put(k, properties.getProperty(k)));
+        return parseAll(map);
+    }
+
+    /**
+     * Reads one named store.
+     *
+     * @param name     the store's name
+     * @param settings nested maps, flat dotted keys, or a mix
+     * @return the store's configuration
+     * @throws IllegalArgumentException if the store is not configured (listing those that are) or its
+     *                                  settings are malformed
+     */
+    public static StoreConfig parse(String name, Map<String, ?> settings) {
+        Map<String, StoreConfig> all = parseAll(settings);
+        StoreConfig config = all.get(name);
+        if (config == null) {
+            throw new IllegalArgumentException("no store named '" + name + "' under " + PREFIX.substring(0,
+                    PREFIX.length() - 1) + "; configured stores: " + all.keySet());
+        }
+        return config;
+    }
+
+    /**
+     * Parses a duration setting.
+     *
+     * @param key  the setting's key, for the message
+     * @param text {@code 100ms}, {@code 3s}, {@code 2m}, {@code 1h}, {@code 1d} or ISO-8601 such as {@code PT3S}
+     * @return the duration
+     * @throws IllegalArgumentException naming the key, if the text is not a duration
+     */
+    public static Duration parseDuration(String key, String text) {
+        String trimmed = text == null ? "" : text.trim();
+        Matcher m = SHORT_DURATION.matcher(trimmed);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+        if (trimmed.startsWith("P") || trimmed.startsWith("p")) {
+            try {
+                return Duration.parse(trimmed);
+            } catch (DateTimeParseException e) {
+                // fall through to the message below
+            }
+        }
+        throw new IllegalArgumentException(key + ": '" + text + "' is not a duration; write a whole number with a"
+                + " unit (100ms, 3s, 2m, 1h, 1d) or ISO-8601 (PT3S)");
+    }
+
+    /**
+     * Checks that every option key is one the backend knows.
+     *
+     * @param known the keys the backend accepts
+     * @throws IllegalArgumentException naming the first unknown key and listing the known ones
+     */
+    public void requireKnownOptions(Set<String> known) {
+        for (String key : options.keySet()) {
+            if (!known.contains(key)) {
+                throw new IllegalArgumentException(optionPath(key) + " is not an option of store type '" + type
+                        + "'; known options: " + new TreeSet<>(known));
+            }
+        }
+    }
+
+    /**
+     * A text option.
+     *
+     * @param key          the option's key
+     * @param defaultValue the value when the option is absent
+     * @return the option's value or the default
+     */
+    public String option(String key, String defaultValue) {
+        return options.getOrDefault(key, defaultValue);
+    }
+
+    /**
+     * A duration option.
+     *
+     * @param key          the option's key
+     * @param defaultValue the value when the option is absent
+     * @return the option's value or the default
+     * @throws IllegalArgumentException naming the key, if the value is not a positive duration
+     */
+    public Duration durationOption(String key, Duration defaultValue) {
+        String text = options.get(key);
+        if (text == null) {
+            return defaultValue;
+        }
+        Duration d = parseDuration(optionPath(key), text);
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(optionPath(key) + " must be more than 0, got '" + text + "'");
+        }
+        return d;
+    }
+
+    /**
+     * A whole-number option.
+     *
+     * @param key          the option's key
+     * @param defaultValue the value when the option is absent
+     * @param min          the lowest value allowed
+     * @param max          the highest value allowed
+     * @return the option's value or the default
+     * @throws IllegalArgumentException naming the key, if the value is not a number in {@code min..max}
+     */
+    public int intOption(String key, int defaultValue, int min, int max) {
+        String text = options.get(key);
+        if (text == null) {
+            return defaultValue;
+        }
+        try {
+            int value = Integer.parseInt(text.trim());
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the message below
+        }
+        throw new IllegalArgumentException(optionPath(key) + " must be a whole number from " + min + " to " + max
+                + ", got '" + text + "'");
+    }
+
+    /**
+     * The full setting path of an option, for messages.
+     *
+     * @param key the option's key
+     * @return {@code cosid.stores.<name>.options.<key>}
+     */
+    public String optionPath(String key) {
+        return PREFIX + name + ".options." + key;
+    }
+
+    private static StoreConfig fromValues(String name, Map<String, String> values) {
+        String path = PREFIX + name + ".";
+        String type = null;
+        Duration timeout = DEFAULT_TIMEOUT;
+        Map<String, String> options = new TreeMap<>();
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            String key = e.getKey();
+            if (key.equals("type")) {
+                type = e.getValue().trim();
+            } else if (key.equals("timeout")) {
+                timeout = parseDuration(path + key, e.getValue());
+            } else if (key.startsWith("options.") && key.length() > "options.".length()) {
+                options.put(key.substring("options.".length()), e.getValue());
+            } else {
+                throw new IllegalArgumentException(path + key
+                        + " is not a store setting; a store has type, timeout and options.<key>");
+            }
+        }
+        if (type == null || type.isEmpty()) {
+            throw new IllegalArgumentException(path + "type is missing; name the backend, e.g. zookeeper or in-memory");
+        }
+        return new StoreConfig(name, type, timeout, options);
+    }
+
+    private static void flatten(String prefix, Object value, Map<String, String> out) {
+        if (value instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                String key = String.valueOf(e.getKey());
+                flatten(prefix.isEmpty() ? key : prefix + "." + key, e.getValue(), out);
+            }
+        } else if (value instanceof Iterable<?> || (value != null && value.getClass().isArray())) {
+            if (prefix.startsWith(PREFIX)) {
+                throw new IllegalArgumentException(prefix + " must be a single value, not a list");
+            }
+        } else if (value != null) {
+            if (out.containsKey(prefix) && prefix.startsWith(PREFIX)) {
+                throw new IllegalArgumentException(prefix + " is given twice (nested and dotted)");
+            }
+            out.put(prefix, String.valueOf(value));
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package io.cosid.store.inmemory;
+
+import static io.cosid.store.StoreArguments.requireFence;
+import static io.cosid.store.StoreArguments.requireInstant;
+import static io.cosid.store.StoreArguments.requireLease;
+import static io.cosid.store.StoreArguments.requireLimit;
+import static io.cosid.store.StoreArguments.requireNamespace;
+import static io.cosid.store.StoreArguments.requireOwnerKey;
+import static io.cosid.store.StoreArguments.requireSlot;
+import static io.cosid.store.StoreArguments.requireTolerance;
+import static io.cosid.store.StoreArguments.requireTtl;
+
+import io.cosid.store.LeaseLostException;
+import io.cosid.store.Namespace;
+import io.cosid.store.NamespaceConflictException;
+import io.cosid.store.NamespaceNotFoundException;
+import io.cosid.store.NamespaceSnapshot;
+import io.cosid.store.SlotBusyException;
+import io.cosid.store.SlotLease;
+import io.cosid.store.SlotLeaseStore;
+import io.cosid.store.SlotView;
+import io.cosid.store.SlotsExhaustedException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * SlotLeaseStore as the contract states it (docs/contract.md, "SlotLeaseStore"). The term rules live in
+ * {@link SlotRecord}; this class chooses slots, checks fences and keeps the owner index.
+ */
+final class InMemorySlotLeaseStore implements SlotLeaseStore {
+
+    /** How many recently owned slots the owner index keeps per owner key. */
+    static final int OWNER_INDEX_SIZE = 8;
+
+    private final InMemoryBackend backend;
+    private final Operations operations;
+
+    InMemorySlotLeaseStore(InMemoryBackend backend, Operations operations) {
+        this.backend = backend;
+        this.operations = operations;
+    }
+
+    @Override
+    public Namespace define(String namespace, int limit, Duration tolerance) {
+        requireNamespace(namespace);
+        requireLimit(limit);
+        requireTolerance(tolerance);
+        Namespace requested = new Namespace(namespace, limit, tolerance);
+        return operations.run("define of namespace '" + namespace + "'", () -> {
+            Optional<Namespace> existing = readNamespace(namespace);
+            if (existing.isPresent()) {
+                Namespace current = existing.get();
+                if (!current.tolerance().equals(tolerance)) {
+                    throw new NamespaceConflictException(current, requested, "the tolerance cannot change");
+                }
+                if (limit < current.limit()) {
+                    throw new NamespaceConflictException(current, requested, "the limit can only be raised");
+                }
+                if (limit == current.limit()) {
+                    return current;
+                }
+            }
+            backend.namespaces.put(namespace, Node.of(requested, backend.nextGeneration()));
+            return requested;
+        });
+    }
+
+    @Override
+    public Optional<Namespace> namespace(String namespace) {
+        requireNamespace(namespace);
+        return operations.run("read of namespace '" + namespace + "'", () -> readNamespace(namespace));
+    }
+
+    @Override
+    public List<Namespace> namespaces() {
+        return operations.run("list of namespaces", () -> backend.namespaces.entrySet().stream()
+                .map(e -> e.getValue().read("namespace '" + e.getKey() + "'"))
+                .toList());
+    }
+
+    @Override
+    public SlotLease acquire(String namespace, String ownerKey, Duration ttl) {
+        return acquire(namespace, ownerKey, ttl, OptionalInt.empty());
+    }
+
+    @Override
+    public SlotLease acquire(String namespace, String ownerKey, Duration ttl, int preferredSlot) {
+        return acquire(namespace, ownerKey, ttl, OptionalInt.of(preferredSlot));
+    }
+
+    private SlotLease acquire(String namespace, String ownerKey, Duration ttl, OptionalInt preferredSlot) {
+        requireNamespace(namespace);
+        requireOwnerKey(ownerKey);
+        requireTtl(ttl);
+        return operations.run("acquire in namespace '" + namespace + "' for owner '" + ownerKey + "'", () -> {
+            Namespace ns = existingNamespace(namespace);
+            preferredSlot.ifPresent(slot -> requireSlot(slot, ns));
+            Instant now = backend.now();
+            List<Integer> owned = ownerIndex(namespace, ownerKey);
+            int slot = chooseFreeSlot(ns, owned, preferredSlot, now);
+            SlotRecord term = readSlot(namespace, slot).startTerm(ownerKey, now, ttl, ns.tolerance());
+            writeSlot(namespace, slot, term);
+            writeOwnerIndex(namespace, ownerKey, slot, owned);
+            return term.toLease(namespace, slot);
+        });
+    }
+
+    /**
+     * The contract's choice order: slots the owner index lists (most recent first), then the preferred slot,
+     * then the lowest-numbered free slot.
+     */
+    private int chooseFreeSlot(Namespace ns, List<Integer> owned, OptionalInt preferredSlot, Instant now) {
+        Set<Integer> candidates = new LinkedHashSet<>();
+        owned.stream().filter(ns::contains).forEach(candidates::add);
+        preferredSlot.ifPresent(candidates::add);
+        for (int slot : candidates) {
+            if (readSlot(ns.name(), slot).isFreeAt(now)) {
+                return slot;
+            }
+        }
+        for (int slot = 0; slot < ns.limit(); slot++) {
+            if (readSlot(ns.name(), slot).isFreeAt(now)) {
+                return slot;
+            }
+        }
+        throw new SlotsExhaustedException(ns.name(), ns.limit());
+    }
+
+    @Override
+    public SlotLease renew(SlotLease lease) {
+        requireLease(lease);
+        return operations.run("renew of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'", () -> {
+            SlotRecord current = currentTerm(lease);
+            SlotRecord renewed = current.renewedAt(backend.now());
+            writeSlot(lease.namespace(), lease.slot(), renewed);
+            return renewed.toLease(lease.namespace(), lease.slot());
+        });
+    }
+
+    @Override
+    public void release(SlotLease lease) {
+        requireLease(lease);
+        operations.run("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'", () -> {
+            SlotRecord slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
+            boolean sameTerm = slot.fence() == lease.fence() && slot.owner().equals(lease.ownerKey());
+            if (sameTerm && slot.released()) {
+                return null; // idempotent: released already
+            }
+            currentTerm(lease);
+            writeSlot(lease.namespace(), lease.slot(), slot.releasedAt(backend.now()));
+            return null;
+        });
+    }
+
+    @Override
+    public SlotView advance(String namespace, int slot, long fenceAtLeast, Instant floorAtLeast) {
+        requireNamespace(namespace);
+        requireFence(fenceAtLeast);
+        requireInstant("floorAtLeast", floorAtLeast);
+        return operations.run("advance of slot " + slot + " in namespace '" + namespace + "'", () -> {
+            requireSlot(slot, existingNamespace(namespace));
+            SlotRecord current = readSlot(namespace, slot);
+            if (current.isAtLeast(fenceAtLeast, floorAtLeast)) {
+                return current.toView(namespace, slot);
+            }
+            Instant now = backend.now();
+            if (!current.owner().isEmpty() && !current.released() && now.isBefore(current.expiresAt())) {
+                throw new SlotBusyException(namespace, slot, current.owner(), current.expiresAt());
+            }
+            SlotRecord advanced = current.advancedTo(fenceAtLeast, floorAtLeast);
+            writeSlot(namespace, slot, advanced);
+            return advanced.toView(namespace, slot);
+        });
+    }
+
+    @Override
+    public NamespaceSnapshot inspect(String namespace) {
+        requireNamespace(namespace);
+        return operations.run("inspect of namespace '" + namespace + "'", () -> {
+            Namespace ns = existingNamespace(namespace);
+            List<SlotView> views = new ArrayList<>();
+            backend.slots.getOrDefault(namespace, new TreeMap<>()).forEach((slot, node) ->
+                    views.add(node.read(slotLocation(namespace, slot)).toView(namespace, slot)));
+            return new NamespaceSnapshot(ns, backend.now(), views);
+        });
+    }
+
+    /** The slot's record when {@code lease} is still its current term; otherwise the lease is lost. */
+    private SlotRecord currentTerm(SlotLease lease) {
+        SlotRecord slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
+        if (!slot.isCurrentTermOf(lease)) {
+            String reason = slot.fence() != lease.fence() || !slot.owner().equals(lease.ownerKey())
+                    ? "the slot's current term has fence " + slot.fence() + " (owner '" + slot.owner() + "')"
+                    : "the term was released";
+            throw new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
+        }
+        return slot;
+    }
+
+    private Optional<Namespace> readNamespace(String namespace) {
+        Node<Namespace> node = backend.namespaces.get(namespace);
+        return node == null ? Optional.empty() : Optional.of(node.read("namespace '" + namespace + "'"));
+    }
+
+    private Namespace existingNamespace(String namespace) {
+        return readNamespace(namespace).orElseThrow(() -> new NamespaceNotFoundException(namespace));
+    }
+
+    private SlotRecord readSlot(String namespace, int slot) {
+        Node<SlotRecord> node = backend.slots.getOrDefault(namespace, new TreeMap<>()).get(slot);
+        return node == null ? SlotRecord.NEVER_HELD : node.read(slotLocation(namespace, slot));
+    }
+
+    private void writeSlot(String namespace, int slot, SlotRecord record) {
+        TreeMap<Integer, Node<SlotRecord>> nodes = backend.slots.computeIfAbsent(namespace, n -> new TreeMap<>());
+        Node<SlotRecord> node = nodes.get(slot);
+        nodes.put(slot, node == null ? Node.of(record, backend.nextGeneration()) : node.with(record));
+    }
+
+    /** The slots this owner key held last, most recent first; empty for an owner never seen. */
+    private List<Integer> ownerIndex(String namespace, String ownerKey) {
+        Node<List<Integer>> node = backend.ownerIndex.getOrDefault(namespace, new TreeMap<>()).get(ownerKey);
+        return node == null ? List.of()
+                : node.read("owner index of '" + ownerKey + "' in namespace '" + namespace + "'");
+    }
+
+    /** Puts {@code slot} first, keeps the other recent slots after it, at most {@link #OWNER_INDEX_SIZE}. */
+    private void writeOwnerIndex(String namespace, String ownerKey, int slot, List<Integer> owned) {
+        LinkedHashSet<Integer> updated = new LinkedHashSet<>();
+        updated.add(slot);
+        updated.addAll(owned);
+        List<Integer> index = updated.stream().limit(OWNER_INDEX_SIZE).toList();
+        backend.ownerIndex.computeIfAbsent(namespace, n -> new TreeMap<>())
+                .put(ownerKey, Node.of(index, backend.nextGeneration()));
+    }
+
+    private static String slotLocation(String namespace, int slot) {
+        return "slot " + slot + " of namespace '" + namespace + "'";
+    }
+}

@@ -1,0 +1,32 @@
+package io.cosid.store.inmemory;
+
+import io.cosid.store.StoreCorruptedException;
+
+/**
+ * What the backend keeps under one name: a value, or garbage that a test planted in its place. The
+ * generation changes only when the node is created, like ZooKeeper's czxid, so that a store can tell a
+ * node it wrote from one recreated behind its back.
+ */
+record Node<T>(T value, String garbage, long generation) {
+
+    static <T> Node<T> of(T value, long generation) {
+        return new Node<>(value, null, generation);
+    }
+
+    static <T> Node<T> corrupt(String garbage, long generation) {
+        return new Node<>(null, garbage, generation);
+    }
+
+    /** The same node with a new value: the generation stays. */
+    Node<T> with(T newValue) {
+        return new Node<>(newValue, null, generation);
+    }
+
+    /** The value, or a report of the garbage found instead; never a guess. */
+    T read(String location) {
+        if (garbage != null) {
+            throw new StoreCorruptedException(location, "'" + garbage + "' does not parse");
+        }
+        return value;
+    }
+}

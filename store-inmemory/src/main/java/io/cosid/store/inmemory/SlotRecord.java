@@ -1,0 +1,107 @@
+package io.cosid.store.inmemory;
+
+import io.cosid.store.SlotLease;
+import io.cosid.store.SlotView;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One slot as the backend stores it: its latest term and the floor the next term gets
+ * (docs/contract.md, "SlotLeaseStore"). Every method returns a new record; the rules of the contract
+ * are here, one method per transition.
+ */
+record SlotRecord(
+        String owner,
+        boolean released,
+        long fence,
+        long incarnation,
+        Duration ttl,
+        Duration tolerance,
+        Instant floor,
+        Instant expiresAt,
+        Instant ceiling,
+        Instant nextFloor) {
+
+    /** A slot nobody ever held or advanced. */
+    static final SlotRecord NEVER_HELD = new SlotRecord(
+            "", false, 0, 0, Duration.ZERO, Duration.ZERO, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH);
+
+    /**
+     * Free: never held, released, expired by the store's clock ({@code now >= expiresAt}), or only advanced.
+     * A slot whose fence cannot grow any more is never free: it could not start a term with a larger fence.
+     */
+    boolean isFreeAt(Instant now) {
+        boolean noTerm = owner.isEmpty() || released || !now.isBefore(expiresAt);
+        return noTerm && fence < Long.MAX_VALUE;
+    }
+
+    /** Whether {@code lease} is this slot's current, unreleased term. */
+    boolean isCurrentTermOf(SlotLease lease) {
+        return fence == lease.fence() && owner.equals(lease.ownerKey()) && !released;
+    }
+
+    /**
+     * A new term: fence + 1, incarnation + 1 for the same owner key (else 1), floor = next floor,
+     * {@code expiresAt = t + ttl}, {@code ceiling = max(floor, expiresAt + tolerance)}. The ceiling is
+     * never below the floor, so a window is at worst empty, never inverted (possible only when the store's
+     * clock stepped back by more than the ttl).
+     */
+    SlotRecord startTerm(String newOwner, Instant t, Duration newTtl, Duration newTolerance) {
+        long newIncarnation = fence > 0 && owner.equals(newOwner) ? incarnation + 1 : 1;
+        Instant newExpiresAt = t.plus(newTtl);
+        Instant newCeiling = max(nextFloor, newExpiresAt.plus(newTolerance));
+        return new SlotRecord(newOwner, false, fence + 1, newIncarnation, newTtl, newTolerance,
+                nextFloor, newExpiresAt, newCeiling, newCeiling);
+    }
+
+    /**
+     * The same term extended from store time {@code t}. The replaced values are lower bounds, so neither
+     * expiresAt nor ceiling goes back when the store's clock does.
+     */
+    SlotRecord renewedAt(Instant t) {
+        Instant newExpiresAt = max(expiresAt, t.plus(ttl));
+        Instant newCeiling = max(ceiling, newExpiresAt.plus(tolerance));
+        return new SlotRecord(owner, false, fence, incarnation, ttl, tolerance,
+                floor, newExpiresAt, newCeiling, max(nextFloor, newCeiling));
+    }
+
+    /**
+     * The term ended at store time {@code t}: the next floor is {@code min(ceiling, releaseTime + tolerance)}.
+     * The release time is never taken before the last write of the term ({@code expiresAt - ttl}), so a store
+     * clock that stepped back cannot pull the next floor below timestamps the holder may have used; and the
+     * next floor is never below this term's floor.
+     */
+    SlotRecord releasedAt(Instant t) {
+        Instant releaseTime = max(t, expiresAt.minus(ttl));
+        Instant bound = max(floor, min(ceiling, releaseTime.plus(tolerance)));
+        return new SlotRecord(owner, true, fence, incarnation, ttl, tolerance,
+                floor, expiresAt, ceiling, bound);
+    }
+
+    /** Fence and next floor raised to at least the given values, never lowered. */
+    SlotRecord advancedTo(long fenceAtLeast, Instant floorAtLeast) {
+        return new SlotRecord(owner, released, Math.max(fence, fenceAtLeast), incarnation, ttl, tolerance,
+                floor, expiresAt, ceiling, max(nextFloor, floorAtLeast));
+    }
+
+    boolean isAtLeast(long fenceAtLeast, Instant floorAtLeast) {
+        return fence >= fenceAtLeast && !nextFloor.isBefore(floorAtLeast);
+    }
+
+    SlotLease toLease(String namespace, int slot) {
+        return new SlotLease(namespace, slot, owner, fence, incarnation, floor, expiresAt, ceiling, ttl, tolerance);
+    }
+
+    SlotView toView(String namespace, int slot) {
+        return new SlotView(namespace, slot, owner, fence, incarnation, floor, expiresAt, ceiling, nextFloor,
+                released, ttl);
+    }
+
+    private static Instant max(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+}

@@ -1,0 +1,120 @@
+package io.cosid.store.tck;
+
+import io.cosid.store.Range;
+import io.cosid.store.RangeStore;
+import io.cosid.store.SlotLease;
+import io.cosid.store.SlotLeaseStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Records every successful range and lease operation of a test, from any number of threads, for
+ * {@link HistoryChecker}. Failed operations are not recorded: their exceptions reach the caller unchanged.
+ */
+public final class HistoryRecorder {
+
+    private final AtomicLong ticks = new AtomicLong();
+    private final ConcurrentLinkedQueue<HistoryEvent> events = new ConcurrentLinkedQueue<>();
+    private final Supplier<Instant> usedUntilClock;
+
+    /**
+     * A recorder whose release events take {@code usedUntil} from a clock comparable with the store's (the
+     * store's manual clock, or the wall clock of a machine the store shares its clock with).
+     *
+     * @param usedUntilClock read just before each release call
+     */
+    public HistoryRecorder(Supplier<Instant> usedUntilClock) {
+        this.usedUntilClock = usedUntilClock;
+    }
+
+    /**
+     * Acquires a range and records it.
+     *
+     * @param store the range store
+     * @param key   the key
+     * @param size  the size
+     * @return the range
+     */
+    public Range acquire(RangeStore store, String key, long size) {
+        long invoked = ticks.incrementAndGet();
+        Range range = store.acquire(key, size);
+        events.add(new HistoryEvent.RangeGranted(range, invoked, ticks.incrementAndGet()));
+        return range;
+    }
+
+    /**
+     * Acquires a lease and records it.
+     *
+     * @param store     the slot lease store
+     * @param namespace the namespace
+     * @param ownerKey  the owner key
+     * @param ttl       the ttl
+     * @param limit     the namespace's limit, checked against the slot
+     * @return the lease
+     */
+    public SlotLease acquire(SlotLeaseStore store, String namespace, String ownerKey, Duration ttl, int limit) {
+        long invoked = ticks.incrementAndGet();
+        SlotLease lease = store.acquire(namespace, ownerKey, ttl);
+        events.add(new HistoryEvent.LeaseGranted(lease, limit, invoked, ticks.incrementAndGet()));
+        return lease;
+    }
+
+    /**
+     * Renews a lease and records the result.
+     *
+     * @param store the slot lease store
+     * @param lease the lease
+     * @return the renewed lease
+     */
+    public SlotLease renew(SlotLeaseStore store, SlotLease lease) {
+        long invoked = ticks.incrementAndGet();
+        SlotLease renewed = store.renew(lease);
+        events.add(new HistoryEvent.LeaseRenewed(renewed, invoked, ticks.incrementAndGet()));
+        return renewed;
+    }
+
+    /**
+     * Releases a lease and records it.
+     *
+     * @param store the slot lease store
+     * @param lease the lease
+     */
+    public void release(SlotLeaseStore store, SlotLease lease) {
+        Instant usedUntil = usedUntilClock.get();
+        long invoked = ticks.incrementAndGet();
+        store.release(lease);
+        events.add(new HistoryEvent.LeaseReleased(lease, usedUntil, invoked, ticks.incrementAndGet()));
+    }
+
+    /**
+     * Records an event observed elsewhere (e.g. by a fault test's own client code).
+     *
+     * @param event the event
+     */
+    public void record(HistoryEvent event) {
+        events.add(event);
+    }
+
+    /**
+     * The next tick of the logical clock, for events recorded with {@link #record}.
+     *
+     * @return a tick larger than every earlier one
+     */
+    public long tick() {
+        return ticks.incrementAndGet();
+    }
+
+    /**
+     * Everything recorded so far.
+     *
+     * @return the events, in recording order
+     */
+    public List<HistoryEvent> events() {
+        return new ArrayList<>(events);
+    }
+}
