@@ -65,8 +65,13 @@ public final class Stores {
     }
 
     private static Map<String, StoreProvider> providers() {
+        return byType(ServiceLoader.load(StoreProvider.class, Stores.class.getClassLoader()));
+    }
+
+    /** The providers by type; fails when two claim the same type. */
+    static Map<String, StoreProvider> byType(Iterable<StoreProvider> providers) {
         Map<String, List<StoreProvider>> byType = new TreeMap<>();
-        for (StoreProvider provider : ServiceLoader.load(StoreProvider.class, Stores.class.getClassLoader())) {
+        for (StoreProvider provider : providers) {
             byType.computeIfAbsent(provider.type(), t -> new ArrayList<>()).add(provider);
         }
         Map<String, StoreProvider> unique = new TreeMap<>();
