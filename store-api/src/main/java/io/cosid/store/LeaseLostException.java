@@ -6,8 +6,11 @@ package io.cosid.store;
  */
 public class LeaseLostException extends StoreException {
 
+    /** The namespace this failure is about. */
     private final String namespace;
+    /** The slot this failure is about. */
     private final int slot;
+    /** The fence this failure is about. */
     private final long fence;
 
     /**

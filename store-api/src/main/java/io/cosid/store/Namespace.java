@@ -16,6 +16,9 @@ public record Namespace(String name, int limit, Duration tolerance) {
     /**
      * Checks the namespace's values with the same rules as {@link SlotLeaseStore#define}.
      *
+     * @param name as described for the record
+     * @param limit as described for the record
+     * @param tolerance as described for the record
      * @throws IllegalArgumentException if a value breaks its rule
      */
     public Namespace {

@@ -6,7 +6,9 @@ package io.cosid.store;
  */
 public class NamespaceConflictException extends StoreException {
 
+    /** The existing this failure is about. */
     private final Namespace existing;
+    /** The requested this failure is about. */
     private final Namespace requested;
 
     /**

@@ -5,6 +5,7 @@ package io.cosid.store;
  */
 public class NamespaceNotFoundException extends StoreException {
 
+    /** The namespace this failure is about. */
     private final String namespace;
 
     /**

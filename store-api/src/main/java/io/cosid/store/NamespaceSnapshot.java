@@ -17,6 +17,9 @@ public record NamespaceSnapshot(Namespace namespace, Instant now, List<SlotView>
     /**
      * Copies the slot list.
      *
+     * @param namespace as described for the record
+     * @param now as described for the record
+     * @param slots as described for the record
      * @throws NullPointerException if a value is null
      */
     public NamespaceSnapshot {

@@ -16,6 +16,9 @@ public record Range(String key, long start, long end) {
     /**
      * Checks the range's bounds.
      *
+     * @param key as described for the record
+     * @param start as described for the record
+     * @param end as described for the record
      * @throws IllegalArgumentException if {@code start < 0} or {@code end <= start}
      */
     public Range {

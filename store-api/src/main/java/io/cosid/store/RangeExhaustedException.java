@@ -6,8 +6,11 @@ package io.cosid.store;
  */
 public class RangeExhaustedException extends StoreException {
 
+    /** The key this failure is about. */
     private final String key;
+    /** The next this failure is about. */
     private final long next;
+    /** The requestedSize this failure is about. */
     private final long requestedSize;
 
     /**

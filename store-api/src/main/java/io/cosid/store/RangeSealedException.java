@@ -5,7 +5,9 @@ package io.cosid.store;
  */
 public class RangeSealedException extends StoreException {
 
+    /** The key this failure is about. */
     private final String key;
+    /** The finalNext this failure is about. */
     private final long finalNext;
 
     /**

@@ -12,6 +12,8 @@ public record RangeState(long next, boolean sealed) {
     /**
      * Checks the state.
      *
+     * @param next as described for the record
+     * @param sealed as described for the record
      * @throws IllegalArgumentException if {@code next < 0}
      */
     public RangeState {

@@ -8,8 +8,11 @@ import java.time.Instant;
  */
 public class SlotBusyException extends StoreException {
 
+    /** The namespace this failure is about. */
     private final String namespace;
+    /** The slot this failure is about. */
     private final int slot;
+    /** The holder this failure is about. */
     private final String holder;
 
     /**

@@ -38,6 +38,16 @@ public record SlotLease(
     /**
      * Checks the lease's values.
      *
+     * @param namespace as described for the record
+     * @param slot as described for the record
+     * @param ownerKey as described for the record
+     * @param fence as described for the record
+     * @param incarnation as described for the record
+     * @param floor as described for the record
+     * @param expiresAt as described for the record
+     * @param ceiling as described for the record
+     * @param ttl as described for the record
+     * @param tolerance as described for the record
      * @throws NullPointerException     if a value is null
      * @throws IllegalArgumentException if {@code slot < 0}, {@code fence < 1}, {@code incarnation < 1}
      *                                  or {@code ceiling < expiresAt}

@@ -39,6 +39,17 @@ public record SlotView(
     /**
      * Checks that no value is null.
      *
+     * @param namespace as described for the record
+     * @param slot as described for the record
+     * @param ownerKey as described for the record
+     * @param fence as described for the record
+     * @param incarnation as described for the record
+     * @param floor as described for the record
+     * @param expiresAt as described for the record
+     * @param ceiling as described for the record
+     * @param nextFloor as described for the record
+     * @param released as described for the record
+     * @param ttl as described for the record
      * @throws NullPointerException if a value is null
      */
     public SlotView {

@@ -5,7 +5,9 @@ package io.cosid.store;
  */
 public class SlotsExhaustedException extends StoreException {
 
+    /** The namespace this failure is about. */
     private final String namespace;
+    /** The limit this failure is about. */
     private final int limit;
 
     /**

@@ -48,6 +48,10 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     /**
      * Checks the values and copies the options.
      *
+     * @param name as described for the record
+     * @param type as described for the record
+     * @param timeout as described for the record
+     * @param options as described for the record
      * @throws IllegalArgumentException if the name, type or timeout breaks its rule
      */
     public StoreConfig {

@@ -6,6 +6,7 @@ package io.cosid.store;
  */
 public class StoreCorruptedException extends StoreException {
 
+    /** The location this failure is about. */
     private final String location;
 
     /**

@@ -8,7 +8,9 @@ import java.time.Duration;
  */
 public class StoreTimeoutException extends StoreException {
 
+    /** The operation this failure is about. */
     private final String operation;
+    /** The timeout this failure is about. */
     private final Duration timeout;
 
     /**
