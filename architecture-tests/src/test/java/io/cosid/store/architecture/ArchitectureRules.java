@@ -1,0 +1,158 @@
+package io.cosid.store.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.all;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.lang.AbstractClassesTransformer;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The architecture of cosid-store as rules. Each is checked against the real modules
+ * ({@link ArchitectureTest}) and shown to fail on a planted violation ({@link RulesCatchViolationsTest}).
+ */
+final class ArchitectureRules {
+
+    static final String API = "io.cosid.store";
+    static final String IN_MEMORY = "io.cosid.store.inmemory..";
+    static final String TCK = "io.cosid.store.tck..";
+    static final String[] INFRASTRUCTURE = {
+            "org.apache.zookeeper..", "org.apache.curator..", "dagger..", "jakarta.inject..", "javax.inject.."};
+    /** The one public place that may take a ZooKeeper/Curator type: a caller's own CuratorFramework. */
+    static final String ZOOKEEPER_ENTRY_POINT = "io.cosid.store.zookeeper.ZooKeeperStores";
+
+    private ArchitectureRules() {
+    }
+
+    /** store-api is pure Java: it depends on the JDK and itself, nothing else (an allow-list). */
+    static final ArchRule API_DEPENDS_ONLY_ON_THE_JDK = classes()
+            .that().resideInAPackage(API)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API)
+            .as("store-api depends only on java.. (allow-list)");
+
+    /** The in-memory backend is written against the API alone. */
+    static final ArchRule IN_MEMORY_DEPENDS_ONLY_ON_THE_API = classes()
+            .that().resideInAPackage(IN_MEMORY)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API, IN_MEMORY)
+            .as("store-inmemory depends only on store-api");
+
+    /** The TCK is written against the API and the test libraries, never against a backend. */
+    static final ArchRule TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES = classes()
+            .that().resideInAPackage(TCK)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API, TCK,
+                    "org.junit..", "org.assertj..", "org.awaitility..", "org.opentest4j..")
+            .as("store-tck depends only on store-api and JUnit/AssertJ/Awaitility");
+
+    /** No ZooKeeper, Curator, Dagger or jakarta.inject type anywhere in store-api. */
+    static final ArchRule NO_INFRASTRUCTURE_IN_THE_API = noClasses()
+            .that().resideInAPackage(API)
+            .should().dependOnClassesThat().resideInAnyPackage(INFRASTRUCTURE)
+            .as("store-api uses no ZooKeeper, Curator, Dagger or jakarta.inject type");
+
+    /** Packages of the project never depend on each other in a circle. */
+    static final ArchRule NO_PACKAGE_CYCLES = slices()
+            .matching("io.cosid.(**)")
+            .should().beFreeOfCycles()
+            .as("no package cycles in io.cosid..");
+
+    /**
+     * Public signatures (public and protected members of public types, and the types they extend) use no
+     * infrastructure type, except that the entry point may accept a caller's client.
+     */
+    static ArchRule publicSignaturesFreeOfInfrastructure(String entryPoint) {
+        return classes()
+                .that().resideInAPackage("io.cosid.store..").and().arePublic()
+                .should(haveNoInfrastructureInPublicSignatures(entryPoint))
+                .as("no ZooKeeper, Curator, Dagger or jakarta.inject type in a public signature, except "
+                        + entryPoint + " accepting a caller's CuratorFramework");
+    }
+
+    /** The import must be the real project: rules pass trivially on an empty or tiny class path. */
+    static ArchRule importHoldsEveryModule(int minimumClasses) {
+        return all(new AbstractClassesTransformer<JavaClasses>("the import") {
+            @Override
+            public Iterable<JavaClasses> doTransform(JavaClasses imported) {
+                return List.of(imported);
+            }
+        }).should(containsEveryModule(minimumClasses));
+    }
+
+    private static ArchCondition<JavaClasses> containsEveryModule(int minimumClasses) {
+        return new ArchCondition<>("contain at least " + minimumClasses + " classes from store-api, store-inmemory and store-tck") {
+            @Override
+            public void check(JavaClasses imported, ConditionEvents events) {
+                boolean api = imported.containPackage(API);
+                boolean inMemory = imported.containPackage("io.cosid.store.inmemory");
+                boolean tck = imported.containPackage("io.cosid.store.tck");
+                boolean enough = imported.size() >= minimumClasses;
+                events.add(new SimpleConditionEvent(imported, api && inMemory && tck && enough,
+                        "imported " + imported.size() + " classes (api=" + api + ", inmemory=" + inMemory
+                                + ", tck=" + tck + ")"));
+            }
+        };
+    }
+
+    private static ArchCondition<JavaClass> haveNoInfrastructureInPublicSignatures(String entryPoint) {
+        DescribedPredicate<JavaClass> infrastructure = JavaClass.Predicates.resideInAnyPackage(INFRASTRUCTURE);
+        return new ArchCondition<>("have no infrastructure type in a public signature") {
+            @Override
+            public void check(JavaClass type, ConditionEvents events) {
+                Set<String> leaks = new LinkedHashSet<>();
+                type.getRawSuperclass().filter(infrastructure::test)
+                        .ifPresent(s -> leaks.add("extends " + s.getName()));
+                type.getRawInterfaces().stream().filter(infrastructure::test)
+                        .forEach(i -> leaks.add("implements " + i.getName()));
+                for (JavaMember member : type.getMembers()) {
+                    if (!isVisible(member)) {
+                        continue;
+                    }
+                    for (JavaClass involved : involvedTypes(member)) {
+                        if (!infrastructure.test(involved)) {
+                            continue;
+                        }
+                        boolean allowed = type.getName().equals(entryPoint)
+                                && involved.getName().equals("org.apache.curator.framework.CuratorFramework");
+                        if (!allowed) {
+                            leaks.add(member.getFullName() + " uses " + involved.getName());
+                        }
+                    }
+                }
+                leaks.forEach(leak -> events.add(SimpleConditionEvent.violated(type, type.getName() + ": " + leak)));
+                if (leaks.isEmpty()) {
+                    events.add(SimpleConditionEvent.satisfied(type, type.getName() + " has a clean public signature"));
+                }
+            }
+        };
+    }
+
+    private static boolean isVisible(JavaMember member) {
+        Set<JavaModifier> modifiers = member.getModifiers();
+        return modifiers.contains(JavaModifier.PUBLIC) || modifiers.contains(JavaModifier.PROTECTED);
+    }
+
+    private static Set<JavaClass> involvedTypes(JavaMember member) {
+        Set<JavaClass> types = new LinkedHashSet<>();
+        if (member instanceof JavaField field) {
+            types.addAll(field.getType().getAllInvolvedRawTypes());
+        } else if (member instanceof JavaCodeUnit code) {
+            types.addAll(code.getReturnType().getAllInvolvedRawTypes());
+            code.getParameterTypes().forEach(p -> types.addAll(p.getAllInvolvedRawTypes()));
+            code.getThrowsClause().getTypes().forEach(types::add);
+        }
+        return types;
+    }
+}

@@ -1,0 +1,63 @@
+package io.cosid.store.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("The modules keep to the architecture")
+class ArchitectureTest {
+
+    private static JavaClasses production;
+
+    @BeforeAll
+    static void importModules() {
+        production = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.cosid");
+    }
+
+    @Test
+    @DisplayName("the import holds every module (sanity: a tiny import would pass every rule)")
+    void importIsReal() {
+        ArchitectureRules.importHoldsEveryModule(40).check(production);
+    }
+
+    @Test
+    @DisplayName("store-api depends only on the JDK")
+    void apiIsPure() {
+        ArchitectureRules.API_DEPENDS_ONLY_ON_THE_JDK.check(production);
+    }
+
+    @Test
+    @DisplayName("store-inmemory depends only on store-api")
+    void inMemoryOnApi() {
+        ArchitectureRules.IN_MEMORY_DEPENDS_ONLY_ON_THE_API.check(production);
+    }
+
+    @Test
+    @DisplayName("store-tck depends only on store-api and the test libraries")
+    void tckOnApi() {
+        ArchitectureRules.TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES.check(production);
+    }
+
+    @Test
+    @DisplayName("no ZooKeeper, Curator, Dagger or jakarta.inject type in store-api")
+    void noInfrastructureInApi() {
+        ArchitectureRules.NO_INFRASTRUCTURE_IN_THE_API.check(production);
+    }
+
+    @Test
+    @DisplayName("no infrastructure type in any public signature but the ZooKeeper entry point")
+    void publicSignatures() {
+        ArchitectureRules.publicSignaturesFreeOfInfrastructure(ArchitectureRules.ZOOKEEPER_ENTRY_POINT).check(production);
+    }
+
+    @Test
+    @DisplayName("no package cycles")
+    void noCycles() {
+        ArchitectureRules.NO_PACKAGE_CYCLES.check(production);
+    }
+}

@@ -1,0 +1,96 @@
+package io.cosid.store.architecture;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import io.cosid.store.PlantedApiDependency;
+import io.cosid.store.PlantedCuratorLeak;
+import io.cosid.store.inmemory.PlantedInMemoryDependency;
+import io.cosid.store.planted.a.PlantedCycleA;
+import io.cosid.store.planted.b.PlantedCycleB;
+import io.cosid.store.tck.PlantedTckDependency;
+import io.cosid.store.zookeeper.PlantedZooKeeperLeak;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Every rule is shown to fail on a small planted violation, so a green rule means something. */
+@DisplayName("Each architecture rule fails on a planted violation")
+class RulesCatchViolationsTest {
+
+    private static JavaClasses planted(Class<?>... classes) {
+        return new ClassFileImporter().importClasses(classes);
+    }
+
+    @Test
+    @DisplayName("store-api depending on a library")
+    void apiDependency() {
+        assertThatThrownBy(() -> ArchitectureRules.API_DEPENDS_ONLY_ON_THE_JDK.check(planted(PlantedApiDependency.class)))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("PlantedApiDependency")
+                .hasMessageContaining("org.junit");
+    }
+
+    @Test
+    @DisplayName("store-inmemory depending on the TCK")
+    void inMemoryDependency() {
+        assertThatThrownBy(() -> ArchitectureRules.IN_MEMORY_DEPENDS_ONLY_ON_THE_API
+                .check(planted(PlantedInMemoryDependency.class)))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("ManualClock");
+    }
+
+    @Test
+    @DisplayName("store-tck depending on a backend")
+    void tckDependency() {
+        assertThatThrownBy(() -> ArchitectureRules.TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES
+                .check(planted(PlantedTckDependency.class)))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("InMemoryStores");
+    }
+
+    @Test
+    @DisplayName("a Curator type in store-api")
+    void infrastructureInApi() {
+        assertThatThrownBy(() -> ArchitectureRules.NO_INFRASTRUCTURE_IN_THE_API.check(planted(PlantedCuratorLeak.class)))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("CuratorFramework");
+    }
+
+    @Test
+    @DisplayName("infrastructure types in public signatures, including inside generics")
+    void publicSignatures() {
+        assertThatThrownBy(() -> ArchitectureRules.publicSignaturesFreeOfInfrastructure(ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
+                .check(planted(PlantedCuratorLeak.class, PlantedZooKeeperLeak.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedCuratorLeak.client() uses org.apache.curator.framework.CuratorFramework")
+                .hasMessageContaining("useHandle(org.apache.zookeeper.ZooKeeper) uses org.apache.zookeeper.ZooKeeper")
+                .hasMessageContaining("providers() uses jakarta.inject.Provider")
+                .hasMessageContaining("open(org.apache.curator.framework.CuratorFramework)")
+                .hasMessageNotContaining("internal(");
+    }
+
+    @Test
+    @DisplayName("the entry point may accept a caller's CuratorFramework, and nothing else")
+    void entryPointException() {
+        assertThatThrownBy(() -> ArchitectureRules.publicSignaturesFreeOfInfrastructure(PlantedZooKeeperLeak.class.getName())
+                .check(planted(PlantedZooKeeperLeak.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("useHandle")
+                .hasMessageNotContaining("open(org.apache.curator.framework.CuratorFramework)");
+    }
+
+    @Test
+    @DisplayName("a package cycle")
+    void cycle() {
+        assertThatThrownBy(() -> ArchitectureRules.NO_PACKAGE_CYCLES.check(planted(PlantedCycleA.class, PlantedCycleB.class)))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("Cycle");
+    }
+
+    @Test
+    @DisplayName("a tiny import")
+    void tinyImport() {
+        assertThatThrownBy(() -> ArchitectureRules.importHoldsEveryModule(40).check(planted(PlantedCycleA.class)))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("imported 1 classes");
+        assertThatCode(() -> ArchitectureRules.NO_PACKAGE_CYCLES.check(planted(PlantedCycleA.class)))
+                .as("a rule alone passes on a tiny import; that is why the sanity rule exists")
+                .doesNotThrowAnyException();
+    }
+}
