@@ -78,10 +78,15 @@ record SlotRecord(
                 floor, expiresAt, ceiling, bound);
     }
 
-    /** Fence and next floor raised to at least the given values, never lowered. */
+    /**
+     * Fence and next floor raised to at least the given values, never lowered. Advance only writes a free
+     * slot, so a term it meets has expired or was released: the write ends it for good (a later renew is
+     * refused), and the next floor keeps covering its window.
+     */
     SlotRecord advancedTo(long fenceAtLeast, Instant floorAtLeast) {
-        return new SlotRecord(owner, released, Math.max(fence, fenceAtLeast), incarnation, ttl, tolerance,
-                floor, expiresAt, ceiling, max(nextFloor, floorAtLeast));
+        boolean endsTerm = !owner.isEmpty();
+        return new SlotRecord(owner, released || endsTerm, Math.max(fence, fenceAtLeast), incarnation, ttl,
+                tolerance, floor, expiresAt, ceiling, max(nextFloor, floorAtLeast));
     }
 
     boolean isAtLeast(long fenceAtLeast, Instant floorAtLeast) {

@@ -531,6 +531,33 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
+        @DisplayName("ends an expired term it writes to: its holder can no longer renew")
+        void endsExpiredTerm() {
+            define(1);
+            SlotLease a = slots().acquire(NS, "a", expiringTtl());
+            passStoreTime(expiringTtl().plusMillis(1));
+            Instant floor = a.ceiling().plusSeconds(60);
+            SlotView view = slots().advance(NS, 0, a.fence(), floor);
+            assertThat(view.fence()).isEqualTo(a.fence());
+            assertThat(view.nextFloor()).isEqualTo(floor);
+            assertThatThrownBy(() -> slots().renew(a)).isInstanceOf(LeaseLostException.class);
+            SlotLease b = acquire("b");
+            assertThat(b.fence()).isEqualTo(a.fence() + 1);
+            assertThat(b.floor()).isEqualTo(floor);
+        }
+
+        @Test
+        @DisplayName("keeps the next floor at or above an expired term's ceiling")
+        void keepsExpiredCeiling() {
+            define(1);
+            SlotLease a = slots().acquire(NS, "a", expiringTtl());
+            passStoreTime(expiringTtl().plusMillis(1));
+            SlotView view = slots().advance(NS, 0, a.fence() + 5, Instant.EPOCH);
+            assertThat(view.nextFloor()).isEqualTo(a.ceiling());
+            assertThat(acquire("b").floor()).isEqualTo(a.ceiling());
+        }
+
+        @Test
         @DisplayName("refuses a slot outside the namespace and a negative fence")
         void badArguments() {
             define(4);
@@ -735,19 +762,21 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
                         for (int i = 0; i < (manual ? 300 : 40); i++) {
                             try {
                                 int op = random.nextInt(10);
-                                if (lease == null) {
+                                if (op == 9) {
+                                    if (manual) {
+                                        fixture.manualClock().get().advance(ttl.dividedBy(3));
+                                    } else {
+                                        passStoreTime(ttl.dividedBy(4));
+                                    }
+                                } else if (lease == null) {
                                     lease = recorder.acquire(s.slots(), NS, owner, ttl, 4);
                                 } else if (op < 5) {
                                     lease = recorder.renew(s.slots(), lease);
                                 } else if (op < 7) {
                                     recorder.release(s.slots(), lease);
                                     lease = null;
-                                } else if (op < 9) {
-                                    lease = null; // walk away without releasing: the lease expires
-                                } else if (manual) {
-                                    fixture.manualClock().get().advance(ttl.dividedBy(3));
                                 } else {
-                                    passStoreTime(ttl.dividedBy(4));
+                                    lease = null; // walk away without releasing: the lease expires
                                 }
                             } catch (SlotsExhaustedException | LeaseLostException e) {
                                 lease = null;
