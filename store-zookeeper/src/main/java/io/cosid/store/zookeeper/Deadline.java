@@ -1,0 +1,41 @@
+package io.cosid.store.zookeeper;
+
+import io.cosid.store.StoreTimeoutException;
+import java.time.Duration;
+
+/** The one time budget of a store operation, retries included (docs/contract.md, "Common rules"). */
+final class Deadline {
+
+    private final String operation;
+    private final Duration timeout;
+    private final long endNanos;
+
+    private Deadline(String operation, Duration timeout) {
+        this.operation = operation;
+        this.timeout = timeout;
+        this.endNanos = System.nanoTime() + timeout.toNanos();
+    }
+
+    static Deadline start(String operation, Duration timeout) {
+        return new Deadline(operation, timeout);
+    }
+
+    String operation() {
+        return operation;
+    }
+
+    long remainingNanos() {
+        return endNanos - System.nanoTime();
+    }
+
+    /** Throws once the budget is spent. */
+    void check() {
+        if (remainingNanos() <= 0) {
+            throw expired(null);
+        }
+    }
+
+    StoreTimeoutException expired(Throwable cause) {
+        return new StoreTimeoutException(operation, timeout, cause);
+    }
+}

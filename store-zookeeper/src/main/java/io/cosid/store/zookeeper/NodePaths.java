@@ -1,0 +1,95 @@
+package io.cosid.store.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The node layout of the seed (docs/contract.md, "ZooKeeper layout"), under one root:
+ * <pre>
+ * {root}/range/{key}                 next as decimal text, ":sealed" appended once sealed
+ * {root}/slot/{ns}                   limit and tolerance
+ * {root}/slot/{ns}/{slot}            the slot as name=value lines
+ * {root}/slot/{ns}/.clock            written by each acquire; its mtime is "now"
+ * {root}/owner/{ns}/{ownerKey}       the slots last owned by the key
+ * {root}/.wrap/{digest}              claims for the one write per 2^32 that must pass data version -1
+ * </pre>
+ */
+final class NodePaths {
+
+    static final String CLOCK = ".clock";
+
+    private final String root;
+
+    NodePaths(String root) {
+        this.root = root;
+    }
+
+    String root() {
+        return root;
+    }
+
+    String rangeRoot() {
+        return root + "/range";
+    }
+
+    String range(String key) {
+        return rangeRoot() + "/" + key;
+    }
+
+    String slotRoot() {
+        return root + "/slot";
+    }
+
+    String namespace(String ns) {
+        return slotRoot() + "/" + ns;
+    }
+
+    String slot(String ns, int slot) {
+        return namespace(ns) + "/" + slot;
+    }
+
+    String clock(String ns) {
+        return namespace(ns) + "/" + CLOCK;
+    }
+
+    String ownerRoot() {
+        return root + "/owner";
+    }
+
+    String owners(String ns) {
+        return ownerRoot() + "/" + ns;
+    }
+
+    String owner(String ns, String ownerKey) {
+        return owners(ns) + "/" + ownerKey;
+    }
+
+    String wrapRoot() {
+        return root + "/.wrap";
+    }
+
+    /**
+     * The claim node for writing {@code path} while its data version is -1 and its data is {@code data}.
+     * Stored data never repeats at a node (counters grow, slot data carries a nonce), so the claim is unique
+     * to that state, and only one writer can create it.
+     */
+    String wrapClaim(String path, byte[] data) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(path.getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            sha.update(data);
+            return wrapRoot() + "/" + HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    /** The parent of a path under the root, or null for the root itself. */
+    static String parent(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash <= 0 ? null : path.substring(0, slash);
+    }
+}

@@ -1,0 +1,35 @@
+package io.cosid.store.zookeeper;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+
+/** Open or closed, and the budget of each operation; shared by both stores of one {@link ZooKeeperStore}. */
+@Singleton
+final class StoreLifecycle {
+
+    private final String storeName;
+    private final Duration timeout;
+    private volatile boolean closed;
+
+    @Inject
+    StoreLifecycle(io.cosid.store.StoreConfig config) {
+        this.storeName = config.name();
+        this.timeout = config.timeout();
+    }
+
+    /** Starts an operation's budget; refuses after close. */
+    Deadline start(String operation) {
+        if (closed) {
+            throw new IllegalStateException("store '" + storeName + "' is closed; cannot " + operation);
+        }
+        return Deadline.start(operation, timeout);
+    }
+
+    /** Marks the store closed; returns whether it was open. */
+    boolean close() {
+        boolean wasOpen = !closed;
+        closed = true;
+        return wasOpen;
+    }
+}

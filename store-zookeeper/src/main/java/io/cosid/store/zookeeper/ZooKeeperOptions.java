@@ -1,0 +1,94 @@
+package io.cosid.store.zookeeper;
+
+import io.cosid.store.StoreArguments;
+import io.cosid.store.StoreConfig;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The ZooKeeper options of a store with their defaults (docs/contract.md, "Configuration"). Parsed once;
+ * an unknown key or a malformed value is an error naming the full key.
+ */
+record ZooKeeperOptions(
+        String connectString,
+        Duration sessionTimeout,
+        Duration connectionTimeout,
+        Duration blockUntilConnectedWait,
+        Duration retryBaseSleep,
+        int retryMaxRetries,
+        Duration retryMaxSleep,
+        String root) {
+
+    static final String CONNECT_STRING = "connectString";
+    static final String SESSION_TIMEOUT = "sessionTimeout";
+    static final String CONNECTION_TIMEOUT = "connectionTimeout";
+    static final String BLOCK_UNTIL_CONNECTED_WAIT = "blockUntilConnectedWait";
+    static final String RETRY_BASE_SLEEP = "retry.baseSleepTime";
+    static final String RETRY_MAX_RETRIES = "retry.maxRetries";
+    static final String RETRY_MAX_SLEEP = "retry.maxSleep";
+    static final String ROOT = "root";
+
+    /** Options that only make sense when the store builds its own client. */
+    static final Set<String> CLIENT_OPTIONS =
+            Set.of(CONNECT_STRING, SESSION_TIMEOUT, CONNECTION_TIMEOUT, BLOCK_UNTIL_CONNECTED_WAIT);
+    static final Set<String> STORE_OPTIONS = Set.of(RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, RETRY_MAX_SLEEP, ROOT);
+
+    static ZooKeeperOptions parse(StoreConfig config, boolean ownClient) {
+        if (ownClient) {
+            config.requireKnownOptions(union(CLIENT_OPTIONS, STORE_OPTIONS));
+        } else {
+            for (String key : config.options().keySet()) {
+                if (CLIENT_OPTIONS.contains(key)) {
+                    throw new IllegalArgumentException(config.optionPath(key)
+                            + " cannot be used with a CuratorFramework passed by the caller: that client's own"
+                            + " settings apply; only " + STORE_OPTIONS + " are read");
+                }
+            }
+            config.requireKnownOptions(STORE_OPTIONS);
+        }
+        String connectString = config.option(CONNECT_STRING, "localhost:2181").trim();
+        if (connectString.isEmpty()) {
+            throw new IllegalArgumentException(config.optionPath(CONNECT_STRING)
+                    + " must not be empty; write host:port[,host:port...][/chroot]");
+        }
+        return new ZooKeeperOptions(
+                connectString,
+                config.durationOption(SESSION_TIMEOUT, Duration.ofSeconds(60)),
+                config.durationOption(CONNECTION_TIMEOUT, Duration.ofSeconds(15)),
+                config.durationOption(BLOCK_UNTIL_CONNECTED_WAIT, Duration.ofSeconds(10)),
+                config.durationOption(RETRY_BASE_SLEEP, Duration.ofMillis(100)),
+                config.intOption(RETRY_MAX_RETRIES, 5, 0, 29),
+                config.durationOption(RETRY_MAX_SLEEP, Duration.ofMillis(500)),
+                root(config));
+    }
+
+    private static String root(StoreConfig config) {
+        String root = config.option(ROOT, "/cosid");
+        if (!root.startsWith("/") || root.length() < 2 || root.endsWith("/")) {
+            throw new IllegalArgumentException(config.optionPath(ROOT) + " '" + root
+                    + "' is invalid: write an absolute ZooKeeper path such as /cosid (not / itself, no trailing /)");
+        }
+        try {
+            StoreArguments.requireKey(root.substring(1));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(config.optionPath(ROOT) + ": " + e.getMessage(), e);
+        }
+        if (root.equals("/zookeeper") || root.startsWith("/zookeeper/")) {
+            throw new IllegalArgumentException(config.optionPath(ROOT) + " '" + root
+                    + "' is inside ZooKeeper's reserved /zookeeper tree");
+        }
+        return root;
+    }
+
+    /** The sleep before connection retry {@code attempt} (0-based): exponential, capped. */
+    Duration retrySleep(int attempt) {
+        long millis = retryBaseSleep.toMillis() << Math.min(attempt, 20);
+        return Duration.ofMillis(Math.min(millis, retryMaxSleep.toMillis()));
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        java.util.HashSet<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

@@ -1,0 +1,237 @@
+package io.cosid.store.zookeeper;
+
+import static io.cosid.store.StoreArguments.requireAtLeast;
+import static io.cosid.store.StoreArguments.requireKey;
+import static io.cosid.store.StoreArguments.requireSize;
+
+import io.cosid.store.Range;
+import io.cosid.store.RangeExhaustedException;
+import io.cosid.store.RangeSealedException;
+import io.cosid.store.RangeState;
+import io.cosid.store.RangeStore;
+import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.zookeeper.ZkCalls.Reply;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * RangeStore on {@code {root}/range/{key}} (docs/contract.md, "RangeStore").
+ *
+ * <p>Each key's node is compare-and-set on the data version this store last saw, so an acquire with no
+ * writer in between is one {@code setData}: one round trip. A {@code BadVersion} means another writer came
+ * first: re-read and try again within the budget. A write whose outcome is unknown (the connection broke
+ * after it was sent) is never repeated: the node is re-read and the next range starts after whatever is
+ * stored, so the unknown range is at worst a gap. The node's czxid is remembered for good; a node deleted or
+ * recreated behind the store's back is refused.
+ */
+@Singleton
+final class ZooKeeperRangeStore implements RangeStore {
+
+    /** What this store last saw of a key's node; state is null for an unused parent placeholder. */
+    private record Seen(RangeState state, int version, byte[] data) {
+    }
+
+    private static final RangeState FRESH = new RangeState(0, false);
+
+    private final ZkCalls zk;
+    private final NodePaths paths;
+    private final StoreLifecycle lifecycle;
+    private final Map<String, Seen> seen = new ConcurrentHashMap<>();
+    private final Map<String, Long> czxids = new ConcurrentHashMap<>();
+
+    @Inject
+    ZooKeeperRangeStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle) {
+        this.zk = zk;
+        this.paths = paths;
+        this.lifecycle = lifecycle;
+    }
+
+    @Override
+    public Range acquire(String key, long size) {
+        requireKey(key);
+        requireSize(size);
+        Deadline deadline = lifecycle.start("acquire on range key '" + key + "'");
+        while (true) {
+            Seen current = seen.get(key);
+            if (current == null) {
+                current = read(deadline, key);
+            }
+            RangeState state = stateOf(current);
+            if (state.sealed()) {
+                throw new RangeSealedException(key, state.next());
+            }
+            if (size > Long.MAX_VALUE - state.next()) {
+                throw new RangeExhaustedException(key, state.next(), size);
+            }
+            if (write(deadline, key, current, new RangeState(state.next() + size, false))) {
+                return new Range(key, state.next(), state.next() + size);
+            }
+        }
+    }
+
+    @Override
+    public Optional<RangeState> peek(String key) {
+        requireKey(key);
+        Deadline deadline = lifecycle.start("peek on range key '" + key + "'");
+        return Optional.ofNullable(read(deadline, key)).map(Seen::state);
+    }
+
+    @Override
+    public long advance(String key, long atLeast) {
+        requireKey(key);
+        requireAtLeast(atLeast);
+        Deadline deadline = lifecycle.start("advance on range key '" + key + "'");
+        while (true) {
+            Seen current = read(deadline, key);
+            RangeState state = stateOf(current);
+            if (state.sealed()) {
+                throw new RangeSealedException(key, state.next());
+            }
+            if (atLeast <= state.next()) {
+                return state.next();
+            }
+            if (write(deadline, key, current, new RangeState(Math.max(atLeast, state.next()), false))) {
+                return Math.max(atLeast, state.next());
+            }
+        }
+    }
+
+    @Override
+    public long seal(String key) {
+        requireKey(key);
+        Deadline deadline = lifecycle.start("seal on range key '" + key + "'");
+        while (true) {
+            Seen current = read(deadline, key);
+            RangeState state = stateOf(current);
+            if (state.sealed() || write(deadline, key, current, new RangeState(state.next(), true))) {
+                return state.next();
+            }
+        }
+    }
+
+    @Override
+    public SortedMap<String, RangeState> list() {
+        Deadline deadline = lifecycle.start("list of range keys");
+        SortedMap<String, RangeState> all = new TreeMap<>();
+        List<String> level = List.of(paths.rangeRoot());
+        while (!level.isEmpty()) {
+            List<String> parents = level;
+            List<Reply> children = zk.read(deadline, h -> parents.stream().map(p -> ZkCalls.getChildren(h, p)).toList());
+            List<String> next = new ArrayList<>();
+            for (int i = 0; i < parents.size(); i++) {
+                Reply r = children.get(i);
+                String parent = parents.get(i);
+                if (r.ok()) {
+                    r.children().forEach(c -> next.add(parent + "/" + c));
+                } else if (!r.is(Code.NONODE)) {
+                    throw zk.unexpected(deadline, r);
+                }
+            }
+            if (!next.isEmpty()) {
+                List<Reply> data = zk.read(deadline, h -> next.stream().map(p -> ZkCalls.getData(h, p)).toList());
+                for (int i = 0; i < next.size(); i++) {
+                    Reply r = data.get(i);
+                    String key = next.get(i).substring(paths.rangeRoot().length() + 1);
+                    if (r.ok()) {
+                        RangeState state = RangeCodec.decode(key, next.get(i), r.data(), r.stat().getVersion());
+                        if (state != null) {
+                            all.put(key, state);
+                        }
+                    }
+                }
+            }
+            level = next;
+        }
+        return Collections.unmodifiableSortedMap(all);
+    }
+
+    /** Reads the node, checks its identity, remembers it; null when the key is unused. */
+    private Seen read(Deadline deadline, String key) {
+        String path = paths.range(key);
+        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        if (r.is(Code.NONODE)) {
+            if (czxids.containsKey(key)) {
+                throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
+                        "the node this store used was deleted behind its back; restarting it at 0 could reissue values");
+            }
+            seen.remove(key);
+            return null;
+        }
+        if (!r.ok()) {
+            throw zk.unexpected(deadline, r);
+        }
+        checkIdentity(key, path, r.stat());
+        RangeState state = RangeCodec.decode(key, path, r.data(), r.stat().getVersion());
+        Seen s = new Seen(state, r.stat().getVersion(), r.data());
+        if (state == null) {
+            seen.remove(key); // a parent placeholder: the key is unused, but its node exists at version 0
+        } else {
+            seen.put(key, s);
+        }
+        return s;
+    }
+
+    private static RangeState stateOf(Seen seen) {
+        return seen == null || seen.state() == null ? FRESH : seen.state();
+    }
+
+    /**
+     * Writes {@code next} over what was seen (null: no node). Returns true when it landed; false when another
+     * writer came first or the outcome is unknown, and the caller must read again.
+     */
+    private boolean write(Deadline deadline, String key, Seen current, RangeState next) {
+        String path = paths.range(key);
+        byte[] data = RangeCodec.encode(next);
+        Reply r;
+        if (current == null) {
+            r = zk.once1(deadline, h -> ZkCalls.create(h, path, data));
+        } else if (!ConditionalWrite.needsClaim(current.version())) {
+            r = zk.once1(deadline, h -> ZkCalls.setData(h, path, data, current.version()));
+        } else {
+            r = zk.once1(deadline, h -> ZkCalls.multi(h,
+                    ConditionalWrite.ops(paths, path, current.version(), current.data(), data)));
+            if (r.ok()) {
+                List<OpResult> results = r.results();
+                r = new Reply(r.rc(), path, null, ((OpResult.SetDataResult) results.get(results.size() - 1)).getStat(),
+                        null, results);
+            }
+        }
+        if (r.ok()) {
+            checkIdentity(key, path, r.stat());
+            seen.put(key, new Seen(next, r.stat().getVersion(), data));
+            return true;
+        }
+        seen.remove(key);
+        if (r.is(Code.NONODE)) {
+            // a parent is missing (first key under a new prefix, or the claim root at the wrap)
+            zk.ensurePath(deadline, current == null ? NodePaths.parent(path) : paths.wrapRoot());
+            return false;
+        }
+        if (r.is(Code.BADVERSION) || r.is(Code.NODEEXISTS) || r.connectionProblem()) {
+            // another writer came first, or our write may or may not have landed: read again, never resend
+            return false;
+        }
+        throw zk.unexpected(deadline, r);
+    }
+
+    /** The node must be the one this store has always used: same czxid. */
+    private void checkIdentity(String key, String path, Stat stat) {
+        Long known = czxids.putIfAbsent(key, stat.getCzxid());
+        if (known != null && known != stat.getCzxid()) {
+            throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
+                    "the node was recreated behind this store's back (czxid " + stat.getCzxid() + ", expected "
+                            + known + ")");
+        }
+    }
+}

@@ -1,0 +1,558 @@
+package io.cosid.store.zookeeper;
+
+import static io.cosid.store.StoreArguments.requireFence;
+import static io.cosid.store.StoreArguments.requireInstant;
+import static io.cosid.store.StoreArguments.requireLease;
+import static io.cosid.store.StoreArguments.requireLimit;
+import static io.cosid.store.StoreArguments.requireNamespace;
+import static io.cosid.store.StoreArguments.requireOwnerKey;
+import static io.cosid.store.StoreArguments.requireSlot;
+import static io.cosid.store.StoreArguments.requireTolerance;
+import static io.cosid.store.StoreArguments.requireTtl;
+
+import io.cosid.store.LeaseLostException;
+import io.cosid.store.Namespace;
+import io.cosid.store.NamespaceConflictException;
+import io.cosid.store.NamespaceNotFoundException;
+import io.cosid.store.NamespaceSnapshot;
+import io.cosid.store.SlotBusyException;
+import io.cosid.store.SlotLease;
+import io.cosid.store.SlotLeaseStore;
+import io.cosid.store.SlotView;
+import io.cosid.store.SlotsExhaustedException;
+import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.zookeeper.ZkCalls.Reply;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * SlotLeaseStore on {@code {root}/slot} and {@code {root}/owner} (docs/contract.md, "SlotLeaseStore").
+ *
+ * <p>An acquire takes, in sequential round trips: (1) a write of the namespace's {@code .clock}, whose mtime
+ * is "now" and which, sent first on the session, is the read barrier for the reads pipelined behind it: the
+ * namespace and the owner index; (2) one read-only multi of the slots the index lists, the preferred slot
+ * and the first 32 slots, then further batches of 64, 128 and 256 slots only while none is free; (3) one
+ * write multi that compare-and-sets the chosen slot and writes the owner index. An owner-index hit is three
+ * round trips. Renew and release are one conditional write each when this store wrote the slot last.
+ *
+ * <p>A lease write whose outcome is unknown is settled by reading the slot back: it is ours only if the
+ * stored nonce is the one this attempt wrote.
+ */
+@Singleton
+final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
+
+    static final int FIRST_BATCH = 32;
+    static final int MAX_BATCH = 256;
+
+    /** A slot as this store last saw it; version -2 stands for "no node yet". */
+    record Seen(SlotData data, int version, long mtime, byte[] raw) {
+        static final int ABSENT = -2;
+
+        boolean absent() {
+            return version == ABSENT;
+        }
+    }
+
+    /** What the first round trip of an acquire or advance learns. */
+    private record Start(long now, Namespace namespace, Reply second) {
+    }
+
+    private final ZkCalls zk;
+    private final NodePaths paths;
+    private final StoreLifecycle lifecycle;
+    private final Map<String, Seen> written = new ConcurrentHashMap<>();
+
+    @Inject
+    ZooKeeperSlotLeaseStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle) {
+        this.zk = zk;
+        this.paths = paths;
+        this.lifecycle = lifecycle;
+    }
+
+    // ---- namespaces ----
+
+    @Override
+    public Namespace define(String namespace, int limit, Duration tolerance) {
+        requireNamespace(namespace);
+        requireLimit(limit);
+        requireTolerance(tolerance);
+        Namespace requested = new Namespace(namespace, limit, tolerance);
+        Deadline deadline = lifecycle.start("define of namespace '" + namespace + "'");
+        String path = paths.namespace(namespace);
+        while (true) {
+            Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+            Reply w;
+            if (r.is(Code.NONODE)) {
+                w = zk.once1(deadline, h -> ZkCalls.multi(h, List.of(
+                        ZkCalls.createOp(path, NamespaceCodec.encode(requested)),
+                        ZkCalls.createOp(paths.clock(namespace), new byte[0]))));
+                if (w.is(Code.NONODE)) {
+                    zk.ensurePath(deadline, paths.slotRoot());
+                    continue;
+                }
+            } else if (r.ok()) {
+                Namespace current = NamespaceCodec.decode(namespace, path, r.data());
+                if (!current.tolerance().equals(tolerance)) {
+                    throw new NamespaceConflictException(current, requested, "the tolerance cannot change");
+                }
+                if (limit < current.limit()) {
+                    throw new NamespaceConflictException(current, requested, "the limit can only be raised");
+                }
+                if (limit == current.limit()) {
+                    zk.ensurePath(deadline, paths.owners(namespace));
+                    return current;
+                }
+                w = conditionalWrite(deadline, path, r.stat().getVersion(), r.data(), NamespaceCodec.encode(requested));
+            } else {
+                throw zk.unexpected(deadline, r);
+            }
+            if (w.ok()) {
+                zk.ensurePath(deadline, paths.owners(namespace));
+                return requested;
+            }
+            if (w.is(Code.NONODE)) {
+                zk.ensurePath(deadline, paths.wrapRoot());
+            } else if (!(w.is(Code.NODEEXISTS) || w.is(Code.BADVERSION) || w.connectionProblem())) {
+                throw zk.unexpected(deadline, w);
+            }
+        }
+    }
+
+    @Override
+    public Optional<Namespace> namespace(String namespace) {
+        requireNamespace(namespace);
+        Deadline deadline = lifecycle.start("read of namespace '" + namespace + "'");
+        String path = paths.namespace(namespace);
+        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        if (r.is(Code.NONODE)) {
+            return Optional.empty();
+        }
+        if (!r.ok()) {
+            throw zk.unexpected(deadline, r);
+        }
+        return Optional.of(NamespaceCodec.decode(namespace, path, r.data()));
+    }
+
+    @Override
+    public List<Namespace> namespaces() {
+        Deadline deadline = lifecycle.start("list of namespaces");
+        Reply children = zk.read1(deadline, h -> ZkCalls.getChildren(h, paths.slotRoot()));
+        if (children.is(Code.NONODE)) {
+            return List.of();
+        }
+        if (!children.ok()) {
+            throw zk.unexpected(deadline, children);
+        }
+        List<String> names = children.children().stream().sorted().toList();
+        List<Reply> data = zk.read(deadline, h -> names.stream().map(n -> ZkCalls.getData(h, paths.namespace(n))).toList());
+        List<Namespace> result = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (data.get(i).ok()) {
+                result.add(NamespaceCodec.decode(names.get(i), paths.namespace(names.get(i)), data.get(i).data()));
+            }
+        }
+        return List.copyOf(result);
+    }
+
+    // ---- acquire ----
+
+    @Override
+    public SlotLease acquire(String namespace, String ownerKey, Duration ttl) {
+        return acquire(namespace, ownerKey, ttl, OptionalInt.empty());
+    }
+
+    @Override
+    public SlotLease acquire(String namespace, String ownerKey, Duration ttl, int preferredSlot) {
+        return acquire(namespace, ownerKey, ttl, OptionalInt.of(preferredSlot));
+    }
+
+    private SlotLease acquire(String ns, String ownerKey, Duration ttl, OptionalInt preferred) {
+        requireNamespace(ns);
+        requireOwnerKey(ownerKey);
+        requireTtl(ttl);
+        Deadline deadline = lifecycle.start("acquire in namespace '" + ns + "' for owner '" + ownerKey + "'");
+        String ownerPath = paths.owner(ns, ownerKey);
+        while (true) {
+            Start start = start(deadline, ns, ownerPath);
+            Namespace namespace = start.namespace();
+            preferred.ifPresent(slot -> requireSlot(slot, namespace));
+            Reply index = start.second();
+            List<Integer> owned = index.is(Code.NONODE) ? List.of()
+                    : OwnerIndexCodec.decode("owner index of '" + ownerKey + "' in namespace '" + ns + "' ("
+                            + ownerPath + ")", index.data());
+            int[] chosen = new int[1];
+            Seen slot = chooseFreeSlot(deadline, namespace, owned, preferred, start.now(), chosen);
+            String slotPath = paths.slot(ns, chosen[0]);
+            String nonce = UUID.randomUUID().toString();
+            SlotData term = slot.data().startTerm(slot.mtime(), ownerKey, ttl, namespace.tolerance(), nonce);
+            byte[] termData = term.encode();
+            byte[] indexData = OwnerIndexCodec.encode(OwnerIndexCodec.prepend(chosen[0], owned), nonce);
+            List<Op> ops = new ArrayList<>(writeSlotOps(slotPath, slot, termData));
+            int slotOps = ops.size();
+            ops.addAll(index.is(Code.NONODE) ? List.of(ZkCalls.createOp(ownerPath, indexData))
+                    : ConditionalWrite.ops(paths, ownerPath, index.stat().getVersion(), index.data(), indexData));
+            Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
+            if (w.ok()) {
+                Seen mine = written(slotPath, term, termData, w.results(), slotOps);
+                return term.lease(ns, chosen[0], mine.mtime());
+            }
+            if (w.connectionProblem()) {
+                Seen mine = readBack(deadline, ns, chosen[0], nonce);
+                if (mine != null) {
+                    return mine.data().lease(ns, chosen[0], mine.mtime());
+                }
+            } else if (w.is(Code.NONODE)) {
+                zk.ensurePath(deadline, paths.owners(ns));
+                zk.ensurePath(deadline, paths.wrapRoot());
+            } else if (!(w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS))) {
+                throw zk.unexpected(deadline, w);
+            }
+            // another acquire took the slot or wrote the index first: start again with a fresh clock
+        }
+    }
+
+    /**
+     * Round trip 1: the clock write first (its mtime is "now"; on one session it is also the barrier that the
+     * reads behind it see everything up to it), then the namespace and one more node, pipelined.
+     */
+    private Start start(Deadline deadline, String ns, String secondPath) {
+        String clock = paths.clock(ns);
+        String nsPath = paths.namespace(ns);
+        List<Reply> replies = zk.read(deadline, h -> List.of(
+                ZkCalls.setData(h, clock, new byte[0], -1), // not a compare-and-set: only its mtime matters
+                ZkCalls.getData(h, nsPath),
+                ZkCalls.getData(h, secondPath)));
+        Reply clockReply = replies.get(0);
+        Reply nsReply = replies.get(1);
+        if (nsReply.is(Code.NONODE)) {
+            throw new NamespaceNotFoundException(ns);
+        }
+        if (!nsReply.ok()) {
+            throw zk.unexpected(deadline, nsReply);
+        }
+        Namespace namespace = NamespaceCodec.decode(ns, nsPath, nsReply.data());
+        if (clockReply.is(Code.NONODE)) {
+            throw new StoreCorruptedException("namespace '" + ns + "' (" + nsPath + ")",
+                    "its clock node " + clock + " is missing");
+        }
+        if (!clockReply.ok()) {
+            throw zk.unexpected(deadline, clockReply);
+        }
+        Reply second = replies.get(2);
+        if (!second.ok() && !second.is(Code.NONODE)) {
+            throw zk.unexpected(deadline, second);
+        }
+        return new Start(clockReply.stat().getMtime(), namespace, second);
+    }
+
+    /**
+     * The contract's choice order, reading as few slots as possible: the first read-only multi holds the
+     * owner index's slots, the preferred slot and the first batch of the lowest slots.
+     */
+    private Seen chooseFreeSlot(Deadline deadline, Namespace ns, List<Integer> owned, OptionalInt preferred,
+                                long now, int[] chosen) {
+        Set<Integer> candidates = new LinkedHashSet<>();
+        owned.stream().filter(ns::contains).forEach(candidates::add);
+        preferred.ifPresent(candidates::add);
+        int scanned = Math.min(FIRST_BATCH, ns.limit());
+        Set<Integer> firstRead = new LinkedHashSet<>(candidates);
+        for (int s = 0; s < scanned; s++) {
+            firstRead.add(s);
+        }
+        Map<Integer, Reply> batch = readSlots(deadline, ns.name(), List.copyOf(firstRead));
+        for (int slot : candidates) {
+            Seen seen = decode(ns.name(), slot, batch.get(slot));
+            if (seen.data().isFreeAt(now, seen.mtime())) {
+                chosen[0] = slot;
+                return seen;
+            }
+        }
+        int from = 0;
+        int size = FIRST_BATCH;
+        while (true) {
+            for (int slot = from; slot < scanned; slot++) {
+                Seen seen = decode(ns.name(), slot, batch.get(slot));
+                if (seen.data().isFreeAt(now, seen.mtime())) {
+                    chosen[0] = slot;
+                    return seen;
+                }
+            }
+            if (scanned >= ns.limit()) {
+                throw new SlotsExhaustedException(ns.name(), ns.limit());
+            }
+            from = scanned;
+            size = Math.min(size * 2, MAX_BATCH);
+            scanned = Math.min(from + size, ns.limit());
+            List<Integer> next = new ArrayList<>();
+            for (int s = from; s < scanned; s++) {
+                next.add(s);
+            }
+            batch = readSlots(deadline, ns.name(), next);
+        }
+    }
+
+    /** One read-only multi of slot nodes (per-op results: a missing node is not an error). */
+    private Map<Integer, Reply> readSlots(Deadline deadline, String ns, List<Integer> slots) {
+        List<Op> ops = slots.stream().map(s -> Op.getData(paths.slot(ns, s))).toList();
+        Reply r = zk.read1(deadline, h -> ZkCalls.multi(h, ops));
+        if (!r.ok()) {
+            throw zk.unexpected(deadline, r);
+        }
+        Map<Integer, Reply> bySlot = new TreeMap<>();
+        for (int i = 0; i < slots.size(); i++) {
+            OpResult result = r.results().get(i);
+            String path = paths.slot(ns, slots.get(i));
+            if (result instanceof OpResult.GetDataResult g) {
+                bySlot.put(slots.get(i), new Reply(0, path, g.getData(), g.getStat(), null, null));
+            } else {
+                bySlot.put(slots.get(i), new Reply(((OpResult.ErrorResult) result).getErr(), path, null, null, null, null));
+            }
+        }
+        return bySlot;
+    }
+
+    private Seen decode(String ns, int slot, Reply reply) {
+        if (reply.is(Code.NONODE)) {
+            return new Seen(SlotData.NEVER_HELD, Seen.ABSENT, 0, null);
+        }
+        if (!reply.ok()) {
+            throw new StoreCorruptedException(location(ns, slot), "reading it failed with " + reply.code());
+        }
+        return new Seen(SlotData.decode(location(ns, slot), reply.data()), reply.stat().getVersion(),
+                reply.stat().getMtime(), reply.data());
+    }
+
+    // ---- renew, release, advance ----
+
+    @Override
+    public SlotLease renew(SlotLease lease) {
+        requireLease(lease);
+        Deadline deadline = lifecycle.start("renew of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
+        String path = paths.slot(lease.namespace(), lease.slot());
+        while (true) {
+            Seen current = currentTerm(deadline, lease, false);
+            String nonce = UUID.randomUUID().toString();
+            SlotData renewed = current.data().renewed(current.mtime(), nonce);
+            Seen mine = writeTerm(deadline, lease, path, current, renewed);
+            if (mine != null) {
+                return mine.data().lease(lease.namespace(), lease.slot(), mine.mtime());
+            }
+        }
+    }
+
+    @Override
+    public void release(SlotLease lease) {
+        requireLease(lease);
+        Deadline deadline = lifecycle.start("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
+        String path = paths.slot(lease.namespace(), lease.slot());
+        while (true) {
+            Seen current = currentTerm(deadline, lease, true);
+            if (current == null) {
+                return; // released already: idempotent
+            }
+            SlotData released = current.data().released(current.mtime(), UUID.randomUUID().toString());
+            if (writeTerm(deadline, lease, path, current, released) != null) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * The slot as this store last wrote it when that is still the lease's term, else read; a lease whose term
+     * is over is lost. For release, a term already released returns null.
+     */
+    private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release) {
+        String path = paths.slot(lease.namespace(), lease.slot());
+        Seen current = written.get(path);
+        if (current == null || current.data().fence() != lease.fence()) {
+            current = decode(lease.namespace(), lease.slot(), zk.read1(deadline, h -> ZkCalls.getData(h, path)));
+        }
+        SlotData data = current.data();
+        if (data.isTermOf(lease) && data.state() == SlotData.State.HELD) {
+            return current;
+        }
+        if (release && data.isTermOf(lease)) {
+            return null;
+        }
+        String reason = data.isTermOf(lease) ? "the term was released or ended"
+                : "the slot's current term has fence " + data.fence() + " (owner '" + data.lastOwner() + "')";
+        throw new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
+    }
+
+    /**
+     * One conditional write of the lease's own term. Returns what was written, or null when the caller must
+     * look again (the node changed, or the outcome was unknown and the read-back did not find our nonce).
+     */
+    private Seen writeTerm(Deadline deadline, SlotLease lease, String path, Seen current, SlotData next) {
+        byte[] data = next.encode();
+        Reply w = conditionalWrite(deadline, path, current.version(), current.raw(), data);
+        if (w.ok()) {
+            return remember(path, next, data, w.stat());
+        }
+        written.remove(path);
+        if (w.connectionProblem()) {
+            return readBack(deadline, lease.namespace(), lease.slot(), next.nonce());
+        }
+        if (w.is(Code.NONODE)) {
+            zk.ensurePath(deadline, paths.wrapRoot());
+            return null;
+        }
+        if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
+            return null;
+        }
+        throw zk.unexpected(deadline, w);
+    }
+
+    @Override
+    public SlotView advance(String namespace, int slot, long fenceAtLeast, Instant floorAtLeast) {
+        requireNamespace(namespace);
+        requireFence(fenceAtLeast);
+        requireInstant("floorAtLeast", floorAtLeast);
+        Deadline deadline = lifecycle.start("advance of slot " + slot + " in namespace '" + namespace + "'");
+        String path = paths.slot(namespace, Math.max(slot, 0));
+        while (true) {
+            Start start = start(deadline, namespace, path);
+            requireSlot(slot, start.namespace());
+            Seen current = decode(namespace, slot, start.second());
+            SlotData data = current.data();
+            if (data.isAtLeast(current.mtime(), fenceAtLeast, floorAtLeast)) {
+                return data.view(namespace, slot, current.mtime());
+            }
+            if (data.isHeldAt(start.now(), current.mtime())) {
+                throw new SlotBusyException(namespace, slot, data.owner(),
+                        Instant.ofEpochMilli(data.expiresAt(current.mtime())));
+            }
+            SlotData advanced = data.advanced(current.mtime(), fenceAtLeast, floorAtLeast, UUID.randomUUID().toString());
+            byte[] bytes = advanced.encode();
+            List<Op> ops = writeSlotOps(path, current, bytes);
+            Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
+            if (w.ok()) {
+                return advanced.view(namespace, slot, written(path, advanced, bytes, w.results(), ops.size()).mtime());
+            }
+            written.remove(path);
+            if (w.is(Code.NONODE)) {
+                zk.ensurePath(deadline, paths.wrapRoot());
+            } else if (!(w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS) || w.connectionProblem())) {
+                throw zk.unexpected(deadline, w);
+            }
+        }
+    }
+
+    // ---- inspection ----
+
+    @Override
+    public NamespaceSnapshot inspect(String namespace) {
+        requireNamespace(namespace);
+        Deadline deadline = lifecycle.start("inspect of namespace '" + namespace + "'");
+        Start start = start(deadline, namespace, paths.namespace(namespace));
+        Reply children = zk.read1(deadline, h -> ZkCalls.getChildren(h, paths.namespace(namespace)));
+        if (!children.ok()) {
+            throw children.is(Code.NONODE) ? new NamespaceNotFoundException(namespace) : zk.unexpected(deadline, children);
+        }
+        List<Integer> slots = new ArrayList<>();
+        for (String child : children.children()) {
+            if (child.equals(NodePaths.CLOCK)) {
+                continue;
+            }
+            try {
+                int slot = Integer.parseInt(child);
+                if (slot < 0 || !child.equals(Integer.toString(slot))) {
+                    throw new NumberFormatException(child);
+                }
+                slots.add(slot);
+            } catch (NumberFormatException e) {
+                throw new StoreCorruptedException("namespace '" + namespace + "' (" + paths.namespace(namespace) + ")",
+                        "it has a child node '" + Printable.of(child) + "' that is not a slot number");
+            }
+        }
+        slots.sort(Integer::compare);
+        List<SlotView> views = new ArrayList<>();
+        for (int from = 0; from < slots.size(); from += MAX_BATCH) {
+            List<Integer> chunk = slots.subList(from, Math.min(from + MAX_BATCH, slots.size()));
+            readSlots(deadline, namespace, chunk).forEach((slot, reply) -> {
+                if (reply.ok()) {
+                    Seen seen = decode(namespace, slot, reply);
+                    views.add(seen.data().view(namespace, slot, seen.mtime()));
+                }
+            });
+        }
+        return new NamespaceSnapshot(start.namespace(), Instant.ofEpochMilli(start.now()), views);
+    }
+
+    // ---- writes ----
+
+    /** The operations that write a slot: create a node that does not exist, else compare-and-set it. */
+    private List<Op> writeSlotOps(String path, Seen current, byte[] data) {
+        return current.absent() ? List.of(ZkCalls.createOp(path, data))
+                : ConditionalWrite.ops(paths, path, current.version(), current.raw(), data);
+    }
+
+    /**
+     * Sends a compare-and-set of {@code path} from {@code current} (read at {@code version}): a plain setData,
+     * or at the version wrap a multi with its claim. The reply carries the written node's Stat either way.
+     */
+    private Reply conditionalWrite(Deadline deadline, String path, int version, byte[] current, byte[] data) {
+        if (!ConditionalWrite.needsClaim(version)) {
+            return zk.once1(deadline, h -> ZkCalls.setData(h, path, data, version));
+        }
+        Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ConditionalWrite.ops(paths, path, version, current, data)));
+        if (!w.ok()) {
+            return w;
+        }
+        Stat stat = ((OpResult.SetDataResult) w.results().get(w.results().size() - 1)).getStat();
+        return new Reply(w.rc(), path, null, stat, null, w.results());
+    }
+
+    /** Remembers a slot write that landed in a multi; its mtime comes from the slot op's own result. */
+    private Seen written(String path, SlotData data, byte[] raw, List<OpResult> results, int slotOps) {
+        OpResult last = results.get(slotOps - 1);
+        Stat stat = last instanceof OpResult.SetDataResult s ? s.getStat()
+                : last instanceof OpResult.CreateResult c ? c.getStat() : null;
+        if (stat == null) {
+            throw new IllegalStateException("ZooKeeper returned no Stat for the write of " + path
+                    + " (create2 in a multi needs ZooKeeper 3.8.2 or later)");
+        }
+        return remember(path, data, raw, stat);
+    }
+
+    private Seen remember(String path, SlotData data, byte[] raw, Stat stat) {
+        Seen seen = new Seen(data, stat.getVersion(), stat.getMtime(), raw);
+        written.put(path, seen);
+        return seen;
+    }
+
+    /** Settles an unknown outcome: the slot is ours only if it holds this attempt's nonce. */
+    private Seen readBack(Deadline deadline, String ns, int slot, String nonce) {
+        String path = paths.slot(ns, slot);
+        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        if (!r.ok()) {
+            return null;
+        }
+        Seen seen = decode(ns, slot, r);
+        if (!seen.data().nonce().equals(nonce)) {
+            return null;
+        }
+        written.put(path, seen);
+        return seen;
+    }
+
+    private String location(String ns, int slot) {
+        return "slot " + slot + " of namespace '" + ns + "' (" + paths.slot(ns, slot) + ")";
+    }
+}

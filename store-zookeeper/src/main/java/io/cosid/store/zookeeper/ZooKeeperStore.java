@@ -1,0 +1,71 @@
+package io.cosid.store.zookeeper;
+
+import io.cosid.store.RangeStore;
+import io.cosid.store.SlotLeaseStore;
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.apache.curator.framework.CuratorFramework;
+
+/** Both ZooKeeper stores of one configured store, with one lifecycle and one client. */
+@Singleton
+final class ZooKeeperStore implements Store {
+
+    private final StoreConfig config;
+    private final StoreLifecycle lifecycle;
+    private final ZooKeeperRangeStore ranges;
+    private final ZooKeeperSlotLeaseStore slots;
+    private final CuratorFramework client;
+    private final ClientOwnership ownership;
+    private final ZkCalls calls;
+
+    @Inject
+    ZooKeeperStore(StoreConfig config, StoreLifecycle lifecycle, ZooKeeperRangeStore ranges,
+                   ZooKeeperSlotLeaseStore slots, CuratorFramework client, ClientOwnership ownership, ZkCalls calls) {
+        this.config = config;
+        this.lifecycle = lifecycle;
+        this.ranges = ranges;
+        this.slots = slots;
+        this.client = client;
+        this.ownership = ownership;
+        this.calls = calls;
+    }
+
+    @Override
+    public String name() {
+        return config.name();
+    }
+
+    @Override
+    public String type() {
+        return ZooKeeperStoreProvider.TYPE;
+    }
+
+    @Override
+    public RangeStore ranges() {
+        return ranges;
+    }
+
+    @Override
+    public SlotLeaseStore slots() {
+        return slots;
+    }
+
+    /** The request counters, for tests and benchmarks in this package. */
+    ZkCalls calls() {
+        return calls;
+    }
+
+    @Override
+    public void close() {
+        if (lifecycle.close() && ownership == ClientOwnership.OWNED) {
+            client.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ZooKeeperStore[" + config.name() + "]";
+    }
+}

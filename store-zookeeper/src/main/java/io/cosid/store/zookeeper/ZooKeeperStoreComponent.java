@@ -1,0 +1,43 @@
+package io.cosid.store.zookeeper;
+
+import dagger.BindsInstance;
+import dagger.Component;
+import dagger.Module;
+import dagger.Provides;
+import io.cosid.store.StoreConfig;
+import jakarta.inject.Singleton;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The object graph of one ZooKeeper store. Package-private: callers use {@link ZooKeeperStores}.
+ */
+@Singleton
+@Component(modules = ZooKeeperStoreComponent.PathsModule.class)
+interface ZooKeeperStoreComponent {
+
+    ZooKeeperStore store();
+
+    @Component.Factory
+    interface Factory {
+        ZooKeeperStoreComponent create(@BindsInstance StoreConfig config,
+                                       @BindsInstance ZooKeeperOptions options,
+                                       @BindsInstance CuratorFramework client,
+                                       @BindsInstance ClientOwnership ownership);
+    }
+
+    /** The node layout lives under the option {@code root}, inside the client's Curator namespace if it has one. */
+    @Module
+    final class PathsModule {
+
+        private PathsModule() {
+        }
+
+        @Provides
+        @Singleton
+        static NodePaths paths(ZooKeeperOptions options, CuratorFramework client) {
+            String namespace = client.getNamespace();
+            return new NodePaths(namespace == null || namespace.isEmpty()
+                    ? options.root() : "/" + namespace + options.root());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.cosid.store.zookeeper;
+
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreProvider;
+
+/** Provider of type {@value #TYPE}: {@code cosid.stores.<name>.type: zookeeper}. */
+public final class ZooKeeperStoreProvider implements StoreProvider {
+
+    /** The type name of this backend. */
+    public static final String TYPE = "zookeeper";
+
+    /** Creates the provider; {@link java.util.ServiceLoader} calls this. */
+    public ZooKeeperStoreProvider() {
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Store open(StoreConfig config) {
+        return ZooKeeperStores.open(config);
+    }
+}
