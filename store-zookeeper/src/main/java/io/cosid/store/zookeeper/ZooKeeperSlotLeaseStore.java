@@ -311,7 +311,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private Map<Integer, Reply> readSlots(Deadline deadline, String ns, List<Integer> slots) {
         List<Op> ops = slots.stream().map(s -> Op.getData(paths.slot(ns, s))).toList();
         Reply r = zk.read1(deadline, h -> ZkCalls.multi(h, ops));
-        if (!r.ok()) {
+        // A read-only multi answers per operation; its overall code is the first operation's error (a missing
+        // slot node), so only the absence of per-operation results is a failure.
+        if (r.results() == null || r.results().size() != ops.size()) {
             throw zk.unexpected(deadline, r);
         }
         Map<Integer, Reply> bySlot = new TreeMap<>();
@@ -379,10 +381,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      */
     private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release) {
         String path = paths.slot(lease.namespace(), lease.slot());
-        Seen current = written.get(path);
-        if (current == null || current.data().fence() != lease.fence()) {
-            current = decode(lease.namespace(), lease.slot(), zk.read1(deadline, h -> ZkCalls.getData(h, path)));
+        Seen cached = written.get(path);
+        if (cached != null && cached.data().isTermOf(lease) && cached.data().state() == SlotData.State.HELD) {
+            return cached; // the conditional write that follows verifies it is still so
         }
+        // every other answer (lost, already released) is decided on what the server holds now
+        Seen current = decode(lease.namespace(), lease.slot(), zk.read1(deadline, h -> ZkCalls.getData(h, path)));
         SlotData data = current.data();
         if (data.isTermOf(lease) && data.state() == SlotData.State.HELD) {
             return current;

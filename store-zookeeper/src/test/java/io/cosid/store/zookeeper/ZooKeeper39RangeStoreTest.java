@@ -1,0 +1,19 @@
+package io.cosid.store.zookeeper;
+
+import io.cosid.store.tck.RangeStoreContract;
+import io.cosid.store.tck.StoreFixture;
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+@DisplayName("ZooKeeper 3.9: RangeStoreContract")
+class ZooKeeper39RangeStoreTest extends RangeStoreContract {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    @Override
+    protected StoreFixture createFixture() {
+        return new ZooKeeperFixture(SERVER.server());
+    }
+}

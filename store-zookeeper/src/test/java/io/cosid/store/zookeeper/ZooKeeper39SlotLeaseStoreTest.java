@@ -1,0 +1,19 @@
+package io.cosid.store.zookeeper;
+
+import io.cosid.store.tck.SlotLeaseStoreContract;
+import io.cosid.store.tck.StoreFixture;
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+@DisplayName("ZooKeeper 3.9: SlotLeaseStoreContract")
+class ZooKeeper39SlotLeaseStoreTest extends SlotLeaseStoreContract {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    @Override
+    protected StoreFixture createFixture() {
+        return new ZooKeeperFixture(SERVER.server());
+    }
+}

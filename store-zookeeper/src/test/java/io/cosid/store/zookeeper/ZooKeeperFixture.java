@@ -1,0 +1,187 @@
+package io.cosid.store.zookeeper;
+
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.tck.StoreFixture;
+import io.cosid.store.tck.Tampering;
+import io.cosid.store.zookeeper.harness.ZooKeeperServer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The TCK's view of a ZooKeeper server: every test gets a fresh root on the shared server; every store is a
+ * new client with its own session, as a separate process would have; tampering goes through a plain client.
+ * The store's clock is the server's, so there is no manual clock.
+ */
+final class ZooKeeperFixture implements StoreFixture, Tampering {
+
+    private final ZooKeeperServer server;
+    private final String root = "/tck-" + UUID.randomUUID().toString().substring(0, 8);
+    private final CuratorFramework admin;
+    private final List<Store> opened = new ArrayList<>();
+    /** A node outside the root that the fixture writes to read the server's clock. */
+    private final String probe = root + "-probe";
+
+    ZooKeeperFixture(ZooKeeperServer server) {
+        this.server = server;
+        this.admin = CuratorFrameworkFactory.builder().connectString(server.connectString())
+                .retryPolicy(new RetryOneTime(100)).ensembleTracker(false).build();
+        admin.start();
+        try {
+            if (!admin.blockUntilConnected(20, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("cannot connect to " + server);
+            }
+            create(probe, new byte[0]);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot prepare " + probe + " on " + server, e);
+        }
+    }
+
+    String root() {
+        return root;
+    }
+
+    CuratorFramework admin() {
+        return admin;
+    }
+
+    StoreConfig config() {
+        return StoreConfig.of("tck", "zookeeper").withTimeout(Duration.ofSeconds(5))
+                .withOption("connectString", server.connectString())
+                .withOption("root", root)
+                .withOption("sessionTimeout", "10s");
+    }
+
+    @Override
+    public synchronized Store openStore() {
+        Store store = ZooKeeperStores.open(config());
+        opened.add(store);
+        return store;
+    }
+
+    /** The mtime of a fresh write: the server's clock, as the stores read it. */
+    @Override
+    public Instant storeNow() {
+        try {
+            return Instant.ofEpochMilli(admin.setData().forPath(probe, new byte[0]).getMtime());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the server's clock", e);
+        }
+    }
+
+    private Stat create(String path, byte[] data) throws Exception {
+        Stat stat = new Stat();
+        admin.create().creatingParentsIfNeeded().storingStatIn(stat).forPath(path, data);
+        return stat;
+    }
+
+    @Override
+    public Optional<Tampering> tampering() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public synchronized void close() {
+        opened.forEach(Store::close);
+        admin.close();
+    }
+
+    // ---- tampering through a plain client ----
+
+    private void put(String path, String text) {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
+        try {
+            if (admin.checkExists().forPath(path) == null) {
+                create(path, data);
+            } else {
+                admin.setData().forPath(path, data);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot write " + path, e);
+        }
+    }
+
+    @Override
+    public void corruptRange(String key, String garbage) {
+        put(root + "/range/" + key, garbage);
+    }
+
+    @Override
+    public void recreateRange(String key) {
+        String path = root + "/range/" + key;
+        try {
+            byte[] data = admin.getData().forPath(path);
+            admin.delete().forPath(path);
+            admin.create().forPath(path, data);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot recreate " + path, e);
+        }
+    }
+
+    @Override
+    public void corruptNamespace(String namespace, String garbage) {
+        put(root + "/slot/" + namespace, garbage);
+    }
+
+    @Override
+    public void corruptSlot(String namespace, int slot, String garbage) {
+        put(root + "/slot/" + namespace + "/" + slot, garbage);
+    }
+
+    @Override
+    public void corruptOwnerIndex(String namespace, String ownerKey, String garbage) {
+        put(root + "/owner/" + namespace + "/" + ownerKey, garbage);
+    }
+
+    /** Every node under the root but the clocks: data, version and czxid. */
+    @Override
+    public Object snapshot() {
+        Map<String, String> nodes = new TreeMap<>();
+        try {
+            walk(root, nodes);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read " + root, e);
+        }
+        return nodes;
+    }
+
+    /** The raw data of a node, or null when it does not exist. */
+    String raw(String relativePath) {
+        try {
+            String path = root + relativePath;
+            return admin.checkExists().forPath(path) == null ? null
+                    : new String(admin.getData().forPath(path), StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void walk(String path, Map<String, String> nodes) throws Exception {
+        Stat stat = admin.checkExists().forPath(path);
+        if (stat == null) {
+            return;
+        }
+        if (!path.endsWith("/.clock")) {
+            byte[] data = admin.getData().forPath(path);
+            nodes.put(path, new String(data, StandardCharsets.UTF_8) + " v" + stat.getVersion() + " c" + stat.getCzxid());
+        }
+        for (String child : admin.getChildren().forPath(path)) {
+            walk(path + "/" + child, nodes);
+        }
+    }
+}

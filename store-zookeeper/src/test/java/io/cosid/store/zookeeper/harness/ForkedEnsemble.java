@@ -1,0 +1,288 @@
+package io.cosid.store.zookeeper.harness;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Real ZooKeeper servers as separate JVM processes, started from the Maven artifacts of one server version:
+ * standalone (one member) or an ensemble. Free loopback ports, a temporary directory per ensemble, and on
+ * {@link #close()} every process killed and every file removed. Each process also dies on its own when the
+ * test JVM goes away ({@link ServerLauncher}).
+ */
+public final class ForkedEnsemble implements ZooKeeperServer {
+
+    /** One member: its ports, directory and process. */
+    private static final class Member {
+        final int id;
+        final int clientPort;
+        final int peerPort;
+        final int electionPort;
+        final Path dir;
+        Process process;
+
+        Member(int id, Path dir) {
+            this.id = id;
+            this.dir = dir;
+            this.clientPort = freePort();
+            this.peerPort = freePort();
+            this.electionPort = freePort();
+        }
+    }
+
+    private final String version;
+    private final Path root;
+    private final List<Member> members = new ArrayList<>();
+    private final int tickTime;
+    private final Thread shutdownHook = new Thread(this::killAll, "zookeeper-ensemble-shutdown");
+
+    private ForkedEnsemble(String version, int size, int tickTime) {
+        this.version = version;
+        this.tickTime = tickTime;
+        try {
+            this.root = Files.createTempDirectory("cosid-zk-" + version + "-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int id = 1; id <= size; id++) {
+            members.add(new Member(id, root.resolve("server-" + id)));
+        }
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts a standalone server and waits until it serves.
+     *
+     * @param version the server version, whose jars the build copied
+     * @return the running server
+     */
+    public static ForkedEnsemble standalone(String version) {
+        return start(version, 1, 500);
+    }
+
+    /**
+     * Starts an ensemble and waits until every member serves.
+     *
+     * @param version  the server version
+     * @param size     the number of members
+     * @param tickTime ZooKeeper's tick in milliseconds (sessions last 2 to 20 ticks)
+     * @return the running ensemble
+     */
+    public static ForkedEnsemble start(String version, int size, int tickTime) {
+        ForkedEnsemble ensemble = new ForkedEnsemble(version, size, tickTime);
+        try {
+            for (Member m : ensemble.members) {
+                ensemble.launch(m);
+            }
+            for (Member m : ensemble.members) {
+                ensemble.awaitServing(m);
+            }
+            return ensemble;
+        } catch (RuntimeException | Error e) {
+            ensemble.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String connectString() {
+        return members.stream().map(m -> "127.0.0.1:" + m.clientPort).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public String version() {
+        return version;
+    }
+
+    /**
+     * The client port of a member.
+     *
+     * @param id the member's id, from 1
+     * @return its port
+     */
+    public int clientPort(int id) {
+        return members.get(id - 1).clientPort;
+    }
+
+    /**
+     * The id of the current leader (or the standalone server).
+     *
+     * @return the member id
+     */
+    public int leader() {
+        for (Member m : members) {
+            String mode = FourLetterWords.mode(m.clientPort).orElse("");
+            if (mode.equals("leader") || mode.equals("standalone")) {
+                return m.id;
+            }
+        }
+        throw new IllegalStateException("no member of " + connectString() + " is leader");
+    }
+
+    /**
+     * Kills a member with SIGKILL, as a crash would.
+     *
+     * @param id the member's id
+     */
+    public void kill(int id) {
+        Member m = members.get(id - 1);
+        if (m.process != null) {
+            m.process.destroyForcibly();
+            await().atMost(Duration.ofSeconds(20)).until(() -> !m.process.isAlive());
+        }
+    }
+
+    /**
+     * Starts a killed member again on its old data and waits until it serves.
+     *
+     * @param id the member's id
+     */
+    public void restart(int id) {
+        Member m = members.get(id - 1);
+        launch(m);
+        awaitServing(m);
+    }
+
+    @Override
+    public void close() {
+        killAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down; the hook runs killAll anyway
+        }
+        deleteTree(root);
+    }
+
+    private void killAll() {
+        for (Member m : members) {
+            if (m.process != null && m.process.isAlive()) {
+                m.process.destroyForcibly();
+                try {
+                    m.process.waitFor();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private void launch(Member m) {
+        try {
+            Path data = Files.createDirectories(m.dir.resolve("data"));
+            StringBuilder cfg = new StringBuilder()
+                    .append("tickTime=").append(tickTime).append('\n')
+                    .append("initLimit=10\nsyncLimit=5\n")
+                    .append("dataDir=").append(data).append('\n')
+                    .append("clientPort=").append(m.clientPort).append('\n')
+                    .append("clientPortAddress=127.0.0.1\n")
+                    .append("admin.enableServer=false\n")
+                    .append("4lw.commands.whitelist=srvr,ruok,mntr,stat\n")
+                    .append("maxClientCnxns=0\n");
+            if (members.size() > 1) {
+                for (Member peer : members) {
+                    cfg.append("server.").append(peer.id).append("=127.0.0.1:").append(peer.peerPort).append(':')
+                            .append(peer.electionPort).append('\n');
+                }
+                Files.writeString(data.resolve("myid"), Integer.toString(m.id));
+            }
+            Path cfgFile = m.dir.resolve("zoo.cfg");
+            Files.writeString(cfgFile, cfg.toString());
+            List<String> command = List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-Dzookeeper.admin.enableServer=false",
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                    "-cp", serverClassPath(version),
+                    ServerLauncher.class.getName(), cfgFile.toString());
+            m.process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(m.dir.resolve("server.log").toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start ZooKeeper " + version + " member " + m.id, e);
+        }
+    }
+
+    private void awaitServing(Member m) {
+        await("ZooKeeper " + version + " member " + m.id + " on port " + m.clientPort + " to serve")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .failFast("the server process exited; see " + m.dir.resolve("server.log"), () -> !m.process.isAlive())
+                .until(() -> FourLetterWords.mode(m.clientPort).isPresent());
+    }
+
+    /**
+     * The server's class path: that version's zookeeper and zookeeper-jute jars (copied by the build) and the
+     * runtime libraries they share with the client, taken from the test class path.
+     */
+    static String serverClassPath(String version) {
+        Path versionDir = Path.of(System.getProperty("cosid.zk.servers.dir", "target/zookeeper-servers"), version);
+        if (!Files.isDirectory(versionDir)) {
+            throw new IllegalStateException("no ZooKeeper " + version + " jars in " + versionDir
+                    + "; run the tests through Maven, which copies them");
+        }
+        List<String> entries = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(versionDir)) {
+            jars.map(Path::toString).sorted().forEach(entries::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> shared = List.of("netty-", "slf4j-api", "slf4j-simple", "audience-annotations", "commons-io",
+                "metrics-core", "snappy-java");
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            String name = Path.of(entry).getFileName().toString();
+            if (entry.endsWith("test-classes") || shared.stream().anyMatch(name::startsWith)) {
+                entries.add(entry);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ZooKeeper " + version + " " + (members.size() == 1 ? "standalone" : members.size() + "-node")
+                + " at " + connectString() + " (" + root + ")";
+    }
+
+    /** Reads a member's log, for failure messages. */
+    String log(int id) {
+        try {
+            return Files.readString(members.get(id - 1).dir.resolve("server.log"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+}
