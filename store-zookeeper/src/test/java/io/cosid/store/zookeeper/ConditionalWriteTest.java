@@ -1,0 +1,88 @@
+package io.cosid.store.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.proto.SetDataRequest;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@DisplayName("The compare-and-set step")
+class ConditionalWriteTest {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    private final NodePaths paths = new NodePaths("/cosid");
+    private final byte[] current = "41".getBytes(StandardCharsets.US_ASCII);
+    private final byte[] next = "42".getBytes(StandardCharsets.US_ASCII);
+
+    @Nested
+    @DisplayName("with a stubbed data version")
+    class Stubbed {
+
+        @ParameterizedTest(name = "version {0}")
+        @ValueSource(ints = {0, 1, 7, Integer.MAX_VALUE, Integer.MIN_VALUE, -2})
+        @DisplayName("is one setData carrying exactly the version it read, across the wrap")
+        void carriesVersion(int version) {
+            List<Op> ops = ConditionalWrite.ops(paths, "/cosid/range/k", version, current, next);
+            assertThat(ops).singleElement().isInstanceOf(Op.SetData.class);
+            assertThat(ConditionalWrite.needsClaim(version)).isFalse();
+            assertThat(((SetDataRequest) ops.get(0).toRequestRecord()).getVersion()).isEqualTo(version);
+        }
+
+        @Test
+        @DisplayName("at version -1 never relies on -1: a claim named after node and data comes first in one multi")
+        void claimsAtTheWrap() {
+            List<Op> ops = ConditionalWrite.ops(paths, "/cosid/range/k", -1, current, next);
+            assertThat(ConditionalWrite.needsClaim(-1)).isTrue();
+            assertThat(ops).hasSize(2);
+            assertThat(ops.get(0)).isInstanceOf(Op.Create.class);
+            assertThat(ops.get(0).getPath()).isEqualTo(paths.wrapClaim("/cosid/range/k", current))
+                    .startsWith("/cosid/.wrap/");
+            assertThat(ops.get(1)).isInstanceOf(Op.SetData.class);
+            assertThat(((SetDataRequest) ops.get(1).toRequestRecord()).getData()).isEqualTo(next);
+            assertThat(paths.wrapClaim("/cosid/range/k", next)).isNotEqualTo(ops.get(0).getPath());
+            assertThat(paths.wrapClaim("/cosid/range/j", current)).isNotEqualTo(ops.get(0).getPath());
+        }
+    }
+
+    @Test
+    @DisplayName("on a real server, only the first of two writers that read the same state at the wrap gets through")
+    void claimIsExclusive() throws Exception {
+        try (CuratorFramework client = CuratorFrameworkFactory.newClient(SERVER.server().connectString(),
+                new RetryOneTime(100))) {
+            client.start();
+            assertThat(client.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
+            NodePaths real = new NodePaths("/wrap-test-" + System.nanoTime());
+            String node = real.range("k");
+            client.create().creatingParentsIfNeeded().forPath(node, current);
+            client.create().creatingParentsIfNeeded().forPath(real.wrapRoot());
+            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+
+            List<OpResult> first = zk.multi(ConditionalWrite.ops(real, node, -1, current, next));
+            assertThat(first).hasSize(2);
+            assertThat(new String(client.getData().forPath(node), StandardCharsets.US_ASCII)).isEqualTo("42");
+
+            byte[] other = "43".getBytes(StandardCharsets.US_ASCII);
+            KeeperException refused = org.junit.jupiter.api.Assertions.assertThrows(KeeperException.class,
+                    () -> zk.multi(ConditionalWrite.ops(real, node, -1, current, other)));
+            assertThat(refused.code()).isEqualTo(KeeperException.Code.NODEEXISTS);
+            assertThat(new String(client.getData().forPath(node), StandardCharsets.US_ASCII)).isEqualTo("42");
+        }
+    }
+}

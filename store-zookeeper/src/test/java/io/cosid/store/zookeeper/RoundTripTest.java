@@ -1,0 +1,88 @@
+package io.cosid.store.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosid.store.SlotLease;
+import io.cosid.store.zookeeper.harness.FourLetterWords;
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Round trips are the cost that matters: counted by the store's own client (sequential round trips and
+ * requests) and cross-checked with the server's transaction counter (zxid). A regression fails the build.
+ */
+@DisplayName("Round trips per operation on ZooKeeper")
+class RoundTripTest {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    private final ZooKeeperFixture fixture = new ZooKeeperFixture(SERVER.server());
+    private final ZooKeeperStore store = (ZooKeeperStore) fixture.openStore();
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    private int port() {
+        String first = SERVER.server().connectString().split(",")[0];
+        return Integer.parseInt(first.substring(first.lastIndexOf(':') + 1));
+    }
+
+    /** Runs an operation and returns {round trips, requests, transactions}. */
+    private long[] cost(Runnable operation) {
+        long rt = store.calls().roundTrips();
+        long req = store.calls().requests();
+        long zxid = FourLetterWords.zxid(port());
+        operation.run();
+        return new long[] {store.calls().roundTrips() - rt, store.calls().requests() - req,
+                FourLetterWords.zxid(port()) - zxid};
+    }
+
+    @Test
+    @DisplayName("a steady-state range acquire is one write: 1 round trip, 1 request, 1 transaction")
+    void rangeAcquire() {
+        store.ranges().acquire("orders", 100);
+        for (int i = 0; i < 5; i++) {
+            assertThat(cost(() -> store.ranges().acquire("orders", 100))).containsExactly(1, 1, 1);
+        }
+    }
+
+    @Test
+    @DisplayName("a slot acquire that hits the owner index takes 3 sequential round trips and 2 transactions")
+    void ownerIndexHit() {
+        store.slots().define("workers", 1024, Duration.ofSeconds(1));
+        SlotLease first = store.slots().acquire("workers", "host-7", Duration.ofSeconds(30));
+        store.slots().release(first);
+        long[] cost = cost(() -> assertThat(store.slots().acquire("workers", "host-7", Duration.ofSeconds(30)).slot())
+                .isEqualTo(first.slot()));
+        assertThat(cost[0]).as("sequential round trips").isEqualTo(3);
+        assertThat(cost[1]).as("requests: clock, namespace, index | slot read multi | write multi").isEqualTo(5);
+        assertThat(cost[2]).as("transactions: the clock write and the acquire multi").isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("a fresh acquire in a namespace with a free slot among the first 32 takes 3 round trips")
+    void freshAcquire() {
+        store.slots().define("workers", 1024, Duration.ofSeconds(1));
+        for (int i = 0; i < 20; i++) {
+            store.slots().acquire("workers", "host-" + i, Duration.ofSeconds(30));
+        }
+        assertThat(cost(() -> store.slots().acquire("workers", "new-host", Duration.ofSeconds(30)))[0]).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("renew and release are one conditional write each: 1 round trip, 1 transaction")
+    void renewAndRelease() {
+        store.slots().define("workers", 4, Duration.ofSeconds(1));
+        SlotLease lease = store.slots().acquire("workers", "host-7", Duration.ofSeconds(30));
+        SlotLease[] renewed = new SlotLease[1];
+        assertThat(cost(() -> renewed[0] = store.slots().renew(lease))).containsExactly(1, 1, 1);
+        assertThat(cost(() -> store.slots().release(renewed[0]))).containsExactly(1, 1, 1);
+    }
+}
