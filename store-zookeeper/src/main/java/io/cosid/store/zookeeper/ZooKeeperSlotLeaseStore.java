@@ -209,7 +209,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     : ConditionalWrite.ops(paths, ownerPath, index.stat().getVersion(), index.data(), indexData));
             Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
             if (w.ok()) {
-                Seen mine = written(slotPath, term, termData, w.results(), slotOps);
+                Seen mine = written(deadline, slotPath, term, termData, w.results(), slotOps);
                 return term.lease(ns, chosen[0], mine.mtime());
             }
             if (w.connectionProblem()) {
@@ -447,7 +447,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             List<Op> ops = writeSlotOps(path, current, bytes);
             Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
             if (w.ok()) {
-                return advanced.view(namespace, slot, written(path, advanced, bytes, w.results(), ops.size()).mtime());
+                return advanced.view(namespace, slot, written(deadline, path, advanced, bytes, w.results(), ops.size()).mtime());
             }
             written.remove(path);
             if (w.is(Code.NONODE)) {
@@ -523,16 +523,38 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         return new Reply(w.rc(), path, null, stat, null, w.results());
     }
 
-    /** Remembers a slot write that landed in a multi; its mtime comes from the slot op's own result. */
-    private Seen written(String path, SlotData data, byte[] raw, List<OpResult> results, int slotOps) {
-        OpResult last = results.get(slotOps - 1);
-        Stat stat = last instanceof OpResult.SetDataResult s ? s.getStat()
-                : last instanceof OpResult.CreateResult c ? c.getStat() : null;
-        if (stat == null) {
-            throw new IllegalStateException("ZooKeeper returned no Stat for the write of " + path
-                    + " (create2 in a multi needs ZooKeeper 3.8.2 or later)");
+    /**
+     * Remembers a slot write that landed in a multi. All operations of a multi share one transaction and its
+     * time, so the mtime comes from the slot's own result or any other result that carries a Stat (through a
+     * chroot the client drops the Stat of create results); a node the multi created is at version 0. Only
+     * when no result carries a Stat is the slot read back.
+     */
+    private Seen written(Deadline deadline, String path, SlotData data, byte[] raw, List<OpResult> results,
+                         int slotOps) {
+        Stat own = statOf(results.get(slotOps - 1));
+        if (own != null) {
+            return remember(path, data, raw, own);
         }
-        return remember(path, data, raw, stat);
+        Stat any = results.stream().map(ZooKeeperSlotLeaseStore::statOf).filter(java.util.Objects::nonNull)
+                .findFirst().orElse(null);
+        if (any != null) {
+            Stat created = new Stat();
+            created.setMtime(any.getMtime());
+            created.setVersion(0);
+            return remember(path, data, raw, created);
+        }
+        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        if (!r.ok()) {
+            throw zk.unexpected(deadline, r);
+        }
+        return remember(path, data, raw, r.stat());
+    }
+
+    private static Stat statOf(OpResult result) {
+        if (result instanceof OpResult.SetDataResult s) {
+            return s.getStat();
+        }
+        return result instanceof OpResult.CreateResult c ? c.getStat() : null;
     }
 
     private Seen remember(String path, SlotData data, byte[] raw, Stat stat) {
