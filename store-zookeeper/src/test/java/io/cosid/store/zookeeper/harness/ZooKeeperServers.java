@@ -63,6 +63,16 @@ public final class ZooKeeperServers {
         }
     }
 
+    /**
+     * A new standalone server in a container (the caller closes it); needs a Docker engine.
+     *
+     * @param version the server version; its line picks the image tag
+     * @return the running server
+     */
+    public static ZooKeeperServer container(String version) {
+        return new ContainerServer(version);
+    }
+
     private static ZooKeeperServer start(String version) {
         String mode = System.getProperty("cosid.zk.servers", "auto");
         boolean containers = switch (mode) {
