@@ -30,6 +30,7 @@ final class ArchitectureRules {
     static final String API = "io.cosid.store";
     static final String IN_MEMORY = "io.cosid.store.inmemory..";
     static final String TCK = "io.cosid.store.tck..";
+    static final String INTERNAL = "..internal..";
     static final String[] INFRASTRUCTURE = {
             "org.apache.zookeeper..", "org.apache.curator..", "dagger..", "jakarta.inject..", "javax.inject.."};
     /** The one public place that may take a ZooKeeper/Curator type: a caller's own CuratorFramework. */
@@ -63,6 +64,15 @@ final class ArchitectureRules {
             .should().dependOnClassesThat().resideInAnyPackage(INFRASTRUCTURE)
             .as("store-api uses no ZooKeeper, Curator, Dagger or jakarta.inject type");
 
+    /**
+     * A backend's {@code internal} package is its own: public there only for wiring (Dagger's generated
+     * factories are public), so nothing outside the backend may use it.
+     */
+    static final ArchRule INTERNAL_STAYS_INSIDE_ITS_BACKEND = noClasses()
+            .that().resideOutsideOfPackage("io.cosid.store.zookeeper..")
+            .should().dependOnClassesThat().resideInAPackage("io.cosid.store.zookeeper.internal..")
+            .as("only the ZooKeeper backend uses its internal package");
+
     /** Packages of the project never depend on each other in a circle. */
     static final ArchRule NO_PACKAGE_CYCLES = slices()
             .matching("io.cosid.(**)")
@@ -75,10 +85,10 @@ final class ArchitectureRules {
      */
     static ArchRule publicSignaturesFreeOfInfrastructure(String entryPoint) {
         return classes()
-                .that().resideInAPackage("io.cosid.store..").and().arePublic()
+                .that().resideInAPackage("io.cosid.store..").and().resideOutsideOfPackage(INTERNAL).and().arePublic()
                 .should(haveNoInfrastructureInPublicSignatures(entryPoint))
-                .as("no ZooKeeper, Curator, Dagger or jakarta.inject type in a public signature, except "
-                        + entryPoint + " accepting a caller's CuratorFramework");
+                .as("no ZooKeeper, Curator, Dagger or jakarta.inject type in a public signature outside internal"
+                        + " packages, except " + entryPoint + " accepting a caller's CuratorFramework");
     }
 
     /** The import must be the real project: rules pass trivially on an empty or tiny class path. */

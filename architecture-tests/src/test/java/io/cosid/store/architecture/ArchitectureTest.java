@@ -56,6 +56,12 @@ class ArchitectureTest {
     }
 
     @Test
+    @DisplayName("only the ZooKeeper backend uses its internal package")
+    void internalStaysInside() {
+        ArchitectureRules.INTERNAL_STAYS_INSIDE_ITS_BACKEND.check(production);
+    }
+
+    @Test
     @DisplayName("no package cycles")
     void noCycles() {
         ArchitectureRules.NO_PACKAGE_CYCLES.check(production);

@@ -78,6 +78,22 @@ class RulesCatchViolationsTest {
     }
 
     @Test
+    @DisplayName("the ZooKeeper backend's internal package used from outside it")
+    void internalUsedOutside() {
+        assertThatThrownBy(() -> ArchitectureRules.INTERNAL_STAYS_INSIDE_ITS_BACKEND
+                .check(planted(io.cosid.store.planted.PlantedInternalUse.class)))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("ZooKeeperStoreAssembly");
+    }
+
+    @Test
+    @DisplayName("internal packages are exempt from the public-signature rule")
+    void internalExempt() {
+        assertThatCode(() -> ArchitectureRules.publicSignaturesFreeOfInfrastructure(ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
+                .check(planted(io.cosid.store.zookeeper.internal.PlantedInternalWiring.class, PlantedCycleA.class)))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
     @DisplayName("a package cycle")
     void cycle() {
         assertThatThrownBy(() -> ArchitectureRules.NO_PACKAGE_CYCLES.check(planted(PlantedCycleA.class, PlantedCycleB.class)))

@@ -3,11 +3,8 @@ package io.cosid.store.zookeeper;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreUnavailableException;
-import java.util.concurrent.TimeUnit;
+import io.cosid.store.zookeeper.internal.ZooKeeperStoreAssembly;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.imps.CuratorFrameworkState;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 
 /**
  * The entry point of the ZooKeeper backend.
@@ -40,31 +37,7 @@ public final class ZooKeeperStores {
      * @throws StoreUnavailableException if no connection was made within {@code blockUntilConnectedWait}
      */
     public static Store open(StoreConfig config) {
-        ZooKeeperOptions options = ZooKeeperOptions.parse(config, true);
-        CuratorFramework client = CuratorFrameworkFactory.builder()
-                .connectString(options.connectString())
-                .sessionTimeoutMs(millis(options.sessionTimeout()))
-                .connectionTimeoutMs(millis(options.connectionTimeout()))
-                .retryPolicy(new BoundedExponentialBackoffRetry(millis(options.retryBaseSleep()),
-                        millis(options.retryMaxSleep()), options.retryMaxRetries()))
-                // the connect string is the operator's; do not let /zookeeper/config rewrite it (NAT, chroot)
-                .ensembleTracker(false)
-                .build();
-        client.start();
-        try {
-            if (!client.blockUntilConnected(millis(options.blockUntilConnectedWait()), TimeUnit.MILLISECONDS)) {
-                throw new StoreUnavailableException(options.connectString(), "no connection within "
-                        + options.blockUntilConnectedWait() + " (blockUntilConnectedWait)", null);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            client.close();
-            throw new StoreUnavailableException(options.connectString(), "interrupted while connecting", e);
-        } catch (RuntimeException e) {
-            client.close();
-            throw e;
-        }
-        return DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.OWNED).store();
+        return ZooKeeperStoreAssembly.open(config);
     }
 
     /**
@@ -77,15 +50,6 @@ public final class ZooKeeperStores {
      *                                  or if the client is not started
      */
     public static Store open(StoreConfig config, CuratorFramework client) {
-        ZooKeeperOptions options = ZooKeeperOptions.parse(config, false);
-        if (client == null || client.getState() != CuratorFrameworkState.STARTED) {
-            throw new IllegalArgumentException("the CuratorFramework passed to ZooKeeperStores.open must be started,"
-                    + " got " + (client == null ? "null" : client.getState()));
-        }
-        return DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.BORROWED).store();
-    }
-
-    private static int millis(java.time.Duration d) {
-        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+        return ZooKeeperStoreAssembly.open(config, client);
     }
 }

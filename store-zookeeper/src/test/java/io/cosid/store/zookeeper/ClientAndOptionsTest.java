@@ -172,23 +172,6 @@ class ClientAndOptionsTest {
         }
 
         @Test
-        @DisplayName("the defaults are the contract's")
-        void defaults() {
-            ZooKeeperOptions o = ZooKeeperOptions.parse(StoreConfig.of("main", "zookeeper"), true);
-            assertThat(o.connectString()).isEqualTo("localhost:2181");
-            assertThat(o.sessionTimeout()).isEqualTo(Duration.ofSeconds(60));
-            assertThat(o.connectionTimeout()).isEqualTo(Duration.ofSeconds(15));
-            assertThat(o.blockUntilConnectedWait()).isEqualTo(Duration.ofSeconds(10));
-            assertThat(o.retryBaseSleep()).isEqualTo(Duration.ofMillis(100));
-            assertThat(o.retryMaxRetries()).isEqualTo(5);
-            assertThat(o.retryMaxSleep()).isEqualTo(Duration.ofMillis(500));
-            assertThat(o.root()).isEqualTo("/cosid");
-            assertThat(o.retrySleep(0)).isEqualTo(Duration.ofMillis(100));
-            assertThat(o.retrySleep(2)).isEqualTo(Duration.ofMillis(400));
-            assertThat(o.retrySleep(9)).isEqualTo(Duration.ofMillis(500));
-        }
-
-        @Test
         @DisplayName("client options are refused with a caller's client, naming why")
         void clientOptionsWithCallerClient() throws Exception {
             try (CuratorFramework client = client(SERVER.server().connectString())) {

@@ -25,7 +25,7 @@ import org.apache.zookeeper.data.Stat;
  * new client with its own session, as a separate process would have; tampering goes through a plain client.
  * The store's clock is the server's, so there is no manual clock.
  */
-final class ZooKeeperFixture implements StoreFixture, Tampering {
+public final class ZooKeeperFixture implements StoreFixture, Tampering {
 
     private final ZooKeeperServer server;
     private final String root = "/tck-" + UUID.randomUUID().toString().substring(0, 8);
@@ -34,7 +34,7 @@ final class ZooKeeperFixture implements StoreFixture, Tampering {
     /** A node outside the root that the fixture writes to read the server's clock. */
     private final String probe = root + "-probe";
 
-    ZooKeeperFixture(ZooKeeperServer server) {
+    public ZooKeeperFixture(ZooKeeperServer server) {
         this.server = server;
         this.admin = CuratorFrameworkFactory.builder().connectString(server.connectString())
                 .retryPolicy(new RetryOneTime(100)).ensembleTracker(false).build();
@@ -52,15 +52,15 @@ final class ZooKeeperFixture implements StoreFixture, Tampering {
         }
     }
 
-    String root() {
+    public String root() {
         return root;
     }
 
-    CuratorFramework admin() {
+    public CuratorFramework admin() {
         return admin;
     }
 
-    StoreConfig config() {
+    public StoreConfig config() {
         return StoreConfig.of("tck", "zookeeper").withTimeout(Duration.ofSeconds(5))
                 .withOption("connectString", server.connectString())
                 .withOption("root", root)
@@ -161,7 +161,7 @@ final class ZooKeeperFixture implements StoreFixture, Tampering {
     }
 
     /** The raw data of a node, or null when it does not exist. */
-    String raw(String relativePath) {
+    public String raw(String relativePath) {
         try {
             String path = root + relativePath;
             return admin.checkExists().forPath(path) == null ? null

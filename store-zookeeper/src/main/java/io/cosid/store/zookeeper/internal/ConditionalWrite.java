@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 import java.util.List;
 import org.apache.zookeeper.Op;

@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 /** Stored text as it may appear in a message: short, one line, control characters escaped. */
 final class Printable {

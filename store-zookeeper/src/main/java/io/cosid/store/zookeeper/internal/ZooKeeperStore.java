@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.RangeStore;
 import io.cosid.store.SlotLeaseStore;
@@ -39,7 +39,7 @@ final class ZooKeeperStore implements Store {
 
     @Override
     public String type() {
-        return ZooKeeperStoreProvider.TYPE;
+        return ZooKeeperStoreAssembly.TYPE;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 import static io.cosid.store.StoreArguments.requireAtLeast;
 import static io.cosid.store.StoreArguments.requireKey;
@@ -10,7 +10,7 @@ import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
 import io.cosid.store.StoreCorruptedException;
-import io.cosid.store.zookeeper.ZkCalls.Reply;
+import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;

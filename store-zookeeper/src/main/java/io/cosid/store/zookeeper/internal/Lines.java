@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreCorruptedException;
 import java.nio.charset.CharacterCodingException;

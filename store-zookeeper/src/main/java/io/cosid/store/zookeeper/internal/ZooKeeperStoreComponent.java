@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 import dagger.BindsInstance;
 import dagger.Component;
@@ -9,7 +9,7 @@ import jakarta.inject.Singleton;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * The object graph of one ZooKeeper store. Package-private: callers use {@link ZooKeeperStores}.
+ * The object graph of one ZooKeeper store. Package-private: built only by {@link ZooKeeperStoreAssembly}.
  */
 @Singleton
 @Component(modules = ZooKeeperStoreComponent.PathsModule.class)

@@ -1,9 +1,10 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosid.store.SlotLease;
 import io.cosid.store.zookeeper.harness.FourLetterWords;
+import io.cosid.store.zookeeper.ZooKeeperFixture;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper;
+package io.cosid.store.zookeeper.internal;
 
 import static io.cosid.store.StoreArguments.requireFence;
 import static io.cosid.store.StoreArguments.requireInstant;
@@ -21,7 +21,7 @@ import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotView;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreCorruptedException;
-import io.cosid.store.zookeeper.ZkCalls.Reply;
+import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;

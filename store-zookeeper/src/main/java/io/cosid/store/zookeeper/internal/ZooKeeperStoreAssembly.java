@@ -1,0 +1,78 @@
+package io.cosid.store.zookeeper.internal;
+
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreUnavailableException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+
+/**
+ * Builds a store: parses the options, builds and connects a client when the store owns one, and wires the
+ * object graph with Dagger. Called only by {@code ZooKeeperStores}.
+ */
+public final class ZooKeeperStoreAssembly {
+
+    /** The backend's type name. */
+    public static final String TYPE = "zookeeper";
+
+    private ZooKeeperStoreAssembly() {
+    }
+
+    /**
+     * A store with a client of its own, connected before this returns and closed with the store.
+     *
+     * @param config the store's configuration
+     * @return the open store
+     */
+    public static Store open(StoreConfig config) {
+        ZooKeeperOptions options = ZooKeeperOptions.parse(config, true);
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(options.connectString())
+                .sessionTimeoutMs(millis(options.sessionTimeout()))
+                .connectionTimeoutMs(millis(options.connectionTimeout()))
+                .retryPolicy(new BoundedExponentialBackoffRetry(millis(options.retryBaseSleep()),
+                        millis(options.retryMaxSleep()), options.retryMaxRetries()))
+                // the connect string is the operator's; do not let /zookeeper/config rewrite it (NAT, chroot)
+                .ensembleTracker(false)
+                .build();
+        client.start();
+        try {
+            if (!client.blockUntilConnected(millis(options.blockUntilConnectedWait()), TimeUnit.MILLISECONDS)) {
+                throw new StoreUnavailableException(options.connectString(), "no connection within "
+                        + options.blockUntilConnectedWait() + " (blockUntilConnectedWait)", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            client.close();
+            throw new StoreUnavailableException(options.connectString(), "interrupted while connecting", e);
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+        return DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.OWNED).store();
+    }
+
+    /**
+     * A store on a started client that the caller owns and closes.
+     *
+     * @param config the store's configuration
+     * @param client a started client
+     * @return the open store
+     */
+    public static Store open(StoreConfig config, CuratorFramework client) {
+        ZooKeeperOptions options = ZooKeeperOptions.parse(config, false);
+        if (client == null || client.getState() != CuratorFrameworkState.STARTED) {
+            throw new IllegalArgumentException("the CuratorFramework passed to ZooKeeperStores.open must be started,"
+                    + " got " + (client == null ? "null" : client.getState()));
+        }
+        return DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.BORROWED).store();
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+}
