@@ -20,7 +20,8 @@ import java.util.Optional;
  * @param expiresAt   the latest term's expiry by the store's clock
  * @param ceiling     the latest term's ceiling
  * @param nextFloor   the floor the next term will get
- * @param released    whether the latest term was released
+ * @param released    whether the latest term was released (or ended by {@link SlotLeaseStore#advance})
+ * @param releasedAt  when the latest term was released by the store's clock, the epoch if it was not
  * @param ttl         the latest term's ttl, zero if never held
  */
 public record SlotView(
@@ -34,6 +35,7 @@ public record SlotView(
         Instant ceiling,
         Instant nextFloor,
         boolean released,
+        Instant releasedAt,
         Duration ttl) {
 
     /**
@@ -49,6 +51,7 @@ public record SlotView(
      * @param ceiling as described for the record
      * @param nextFloor as described for the record
      * @param released as described for the record
+     * @param releasedAt as described for the record
      * @param ttl as described for the record
      * @throws NullPointerException if a value is null
      */
@@ -59,6 +62,7 @@ public record SlotView(
         Objects.requireNonNull(expiresAt, "expiresAt");
         Objects.requireNonNull(ceiling, "ceiling");
         Objects.requireNonNull(nextFloor, "nextFloor");
+        Objects.requireNonNull(releasedAt, "releasedAt");
         Objects.requireNonNull(ttl, "ttl");
     }
 
@@ -70,6 +74,20 @@ public record SlotView(
      */
     public boolean isHeldAt(Instant now) {
         return fence > 0 && !ownerKey.isEmpty() && !released && now.isBefore(expiresAt);
+    }
+
+    /**
+     * Since when the slot has been free, for operators: the release time, or the expiry of a term that
+     * was not released.
+     *
+     * @param now an instant of the store's clock
+     * @return the instant the slot became free, or empty while it is held or if it was never held
+     */
+    public Optional<Instant> freeSince(Instant now) {
+        if (isHeldAt(now) || ownerKey.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(released && !releasedAt.equals(Instant.EPOCH) ? releasedAt : expiresAt);
     }
 
     /**

@@ -37,6 +37,15 @@ public interface Store extends AutoCloseable {
     SlotLeaseStore slots();
 
     /**
+     * Operator actions on the whole store, such as purging it, where the backend offers them.
+     *
+     * @return the admin actions, or empty when the backend has none
+     */
+    default java.util.Optional<StoreAdmin> admin() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Releases the store's resources (a client it built, for example). Idempotent. Leases are not released:
      * release them first if the instance is shutting down for good.
      */

@@ -50,16 +50,19 @@ class ValueTypesTest {
     void snapshot() {
         Instant now = Instant.parse("2026-01-01T00:00:10Z");
         SlotView held = new SlotView("n", 0, "a", 1, 1, Instant.EPOCH, now.plusSeconds(1), now.plusSeconds(2),
-                now.plusSeconds(2), false, Duration.ofSeconds(5));
+                now.plusSeconds(2), false, Instant.EPOCH, Duration.ofSeconds(5));
         SlotView expired = new SlotView("n", 1, "b", 1, 1, Instant.EPOCH, now, now.plusSeconds(1),
-                now.plusSeconds(1), false, Duration.ofSeconds(5));
+                now.plusSeconds(1), false, Instant.EPOCH, Duration.ofSeconds(5));
         SlotView released = new SlotView("n", 2, "c", 1, 1, Instant.EPOCH, now.plusSeconds(9), now.plusSeconds(9),
-                now, true, Duration.ofSeconds(5));
+                now, true, now.minusSeconds(3), Duration.ofSeconds(5));
         NamespaceSnapshot s = new NamespaceSnapshot(new Namespace("n", 4, Duration.ZERO), now,
                 List.of(held, expired, released));
         assertThat(s.held()).containsExactly(held);
         assertThat(expired.holderAt(now)).isEmpty();
         assertThat(held.holderAt(now)).contains("a");
+        assertThat(held.freeSince(now)).isEmpty();
+        assertThat(expired.freeSince(now)).contains(now);
+        assertThat(released.freeSince(now)).contains(now.minusSeconds(3));
     }
 
     @Test

@@ -20,11 +20,13 @@ record SlotRecord(
         Instant floor,
         Instant expiresAt,
         Instant ceiling,
-        Instant nextFloor) {
+        Instant nextFloor,
+        Instant releasedAt) {
 
     /** A slot nobody ever held or advanced. */
     static final SlotRecord NEVER_HELD = new SlotRecord(
-            "", false, 0, 0, Duration.ZERO, Duration.ZERO, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH);
+            "", false, 0, 0, Duration.ZERO, Duration.ZERO, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH,
+            Instant.EPOCH);
 
     /**
      * Free: never held, released, expired by the store's clock ({@code now >= expiresAt}), or only advanced.
@@ -51,7 +53,7 @@ record SlotRecord(
         Instant newExpiresAt = t.plus(newTtl);
         Instant newCeiling = max(nextFloor, newExpiresAt.plus(newTolerance));
         return new SlotRecord(newOwner, false, fence + 1, newIncarnation, newTtl, newTolerance,
-                nextFloor, newExpiresAt, newCeiling, newCeiling);
+                nextFloor, newExpiresAt, newCeiling, newCeiling, Instant.EPOCH);
     }
 
     /**
@@ -62,7 +64,7 @@ record SlotRecord(
         Instant newExpiresAt = max(expiresAt, t.plus(ttl));
         Instant newCeiling = max(ceiling, newExpiresAt.plus(tolerance));
         return new SlotRecord(owner, false, fence, incarnation, ttl, tolerance,
-                floor, newExpiresAt, newCeiling, max(nextFloor, newCeiling));
+                floor, newExpiresAt, newCeiling, max(nextFloor, newCeiling), Instant.EPOCH);
     }
 
     /**
@@ -75,7 +77,7 @@ record SlotRecord(
         Instant releaseTime = max(t, expiresAt.minus(ttl));
         Instant bound = max(floor, min(ceiling, releaseTime.plus(tolerance)));
         return new SlotRecord(owner, true, fence, incarnation, ttl, tolerance,
-                floor, expiresAt, ceiling, bound);
+                floor, expiresAt, ceiling, bound, t);
     }
 
     /**
@@ -86,7 +88,8 @@ record SlotRecord(
     SlotRecord advancedTo(long fenceAtLeast, Instant floorAtLeast) {
         boolean endsTerm = !owner.isEmpty();
         return new SlotRecord(owner, released || endsTerm, Math.max(fence, fenceAtLeast), incarnation, ttl,
-                tolerance, floor, expiresAt, ceiling, max(nextFloor, floorAtLeast));
+                tolerance, floor, expiresAt, ceiling, max(nextFloor, floorAtLeast),
+                released ? releasedAt : Instant.EPOCH);
     }
 
     boolean isAtLeast(long fenceAtLeast, Instant floorAtLeast) {
@@ -99,7 +102,7 @@ record SlotRecord(
 
     SlotView toView(String namespace, int slot) {
         return new SlotView(namespace, slot, owner, fence, incarnation, floor, expiresAt, ceiling, nextFloor,
-                released, ttl);
+                released, releasedAt, ttl);
     }
 
     private static Instant max(Instant a, Instant b) {

@@ -2,6 +2,7 @@ package io.cosid.store.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.cosid.store.Range;
 import io.cosid.store.RangeExhaustedException;
@@ -332,6 +333,25 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             } finally {
                 pool.shutdownNow();
             }
+        }
+    }
+
+    @Nested
+    @DisplayName("purge (operators only)")
+    class Purge {
+
+        @Test
+        @DisplayName("deletes every key, namespace and slot; a new store instance starts from nothing")
+        void purgesEverything() {
+            assumeThat(store.admin()).as("this backend offers no admin actions").isPresent();
+            ranges().acquire("orders", 10);
+            store.slots().define("workers", 2, java.time.Duration.ZERO);
+            store.slots().acquire("workers", "a", java.time.Duration.ofMinutes(1));
+            store.admin().orElseThrow().purge();
+            Store fresh = anotherStore();
+            assertThat(fresh.ranges().list()).isEmpty();
+            assertThat(fresh.slots().namespaces()).isEmpty();
+            assertThat(fresh.ranges().acquire("orders", 1).start()).isZero();
         }
     }
 

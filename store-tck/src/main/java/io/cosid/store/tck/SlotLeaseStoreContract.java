@@ -674,6 +674,7 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             define(4);
             SlotLease a = acquire("a");
             SlotLease b = acquire("b");
+            Instant beforeRelease = fixture.storeNow();
             slots().release(b);
             Instant before = fixture.storeNow();
             NamespaceSnapshot snapshot = slots().inspect(NS);
@@ -692,6 +693,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             assertThat(released.released()).isTrue();
             assertThat(released.holderAt(snapshot.now())).isEmpty();
             assertThat(released.ownerKey()).isEqualTo("b");
+            assertThat(released.releasedAt()).isBetween(beforeRelease, snapshot.now());
+            assertThat(released.freeSince(snapshot.now())).contains(released.releasedAt());
+            assertThat(held.freeSince(snapshot.now())).isEmpty();
             assertThat(snapshot.held()).containsExactly(held);
         }
     }

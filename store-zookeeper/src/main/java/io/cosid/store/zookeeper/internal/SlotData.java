@@ -125,10 +125,14 @@ record SlotData(
     }
 
     SlotView view(String namespace, int slot, long mtime) {
+        // a released term ended at its release write (the node's mtime); a term ended by advance is known
+        // only to have ended by its expiry, which operators see as the conservative "free since"
+        Instant releasedAt = state == State.RELEASED ? Instant.ofEpochMilli(mtime)
+                : state == State.IDLE && !lastOwner.isEmpty() ? Instant.ofEpochMilli(expiresMin) : Instant.EPOCH;
         return new SlotView(namespace, slot, lastOwner, fence, incarnation, Instant.ofEpochMilli(floor),
                 Instant.ofEpochMilli(expiresAt(mtime)), Instant.ofEpochMilli(ceiling(mtime)),
                 Instant.ofEpochMilli(effectiveNextFloor(mtime)), state != State.HELD && !lastOwner.isEmpty(),
-                Duration.ofMillis(ttl));
+                releasedAt, Duration.ofMillis(ttl));
     }
 
     // ---- text ----

@@ -3,9 +3,12 @@ package io.cosid.store.zookeeper.internal;
 import io.cosid.store.RangeStore;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.Store;
+import io.cosid.store.StoreAdmin;
+import io.cosid.store.StoreException;
 import io.cosid.store.StoreConfig;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 
 /** Both ZooKeeper stores of one configured store, with one lifecycle and one client. */
@@ -19,10 +22,11 @@ final class ZooKeeperStore implements Store {
     private final CuratorFramework client;
     private final ClientOwnership ownership;
     private final ZkCalls calls;
+    private final NodePaths paths;
 
     @Inject
     ZooKeeperStore(StoreConfig config, StoreLifecycle lifecycle, ZooKeeperRangeStore ranges,
-                   ZooKeeperSlotLeaseStore slots, CuratorFramework client, ClientOwnership ownership, ZkCalls calls) {
+                   ZooKeeperSlotLeaseStore slots, CuratorFramework client, ClientOwnership ownership, ZkCalls calls, NodePaths paths) {
         this.config = config;
         this.lifecycle = lifecycle;
         this.ranges = ranges;
@@ -30,6 +34,7 @@ final class ZooKeeperStore implements Store {
         this.client = client;
         this.ownership = ownership;
         this.calls = calls;
+        this.paths = paths;
     }
 
     @Override
@@ -55,6 +60,22 @@ final class ZooKeeperStore implements Store {
     /** The request counters, for tests and benchmarks in this package. */
     ZkCalls calls() {
         return calls;
+    }
+
+    @Override
+    public Optional<StoreAdmin> admin() {
+        return Optional.of(() -> {
+            lifecycle.start("purge of store '" + config.name() + "'");
+            try {
+                // the raw client: the root is an absolute path that already includes any Curator namespace
+                CuratorFramework raw = client.usingNamespace(null);
+                if (raw.checkExists().forPath(paths.root()) != null) {
+                    raw.delete().deletingChildrenIfNeeded().forPath(paths.root());
+                }
+            } catch (Exception e) {
+                throw new StoreException("purge of store '" + config.name() + "' failed under " + paths.root(), e);
+            }
+        });
     }
 
     @Override
