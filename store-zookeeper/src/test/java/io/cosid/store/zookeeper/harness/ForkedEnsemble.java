@@ -244,9 +244,16 @@ public final class ForkedEnsemble implements ZooKeeperServer {
                 "metrics-core", "snappy-java");
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             String name = Path.of(entry).getFileName().toString();
-            if (entry.endsWith("test-classes") || shared.stream().anyMatch(name::startsWith)) {
+            if (shared.stream().anyMatch(name::startsWith)) {
                 entries.add(entry);
             }
+        }
+        try {
+            // the launcher itself: test-classes here, or this module's test jar in another module's tests
+            entries.add(Path.of(ServerLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toString());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
         }
         return String.join(File.pathSeparator, entries);
     }

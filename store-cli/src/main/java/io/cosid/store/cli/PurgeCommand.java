@@ -1,0 +1,57 @@
+package io.cosid.store.cli;
+
+import io.cosid.store.Namespace;
+import io.cosid.store.NamespaceSnapshot;
+import io.cosid.store.Store;
+import io.cosid.store.StoreAdmin;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code purge}: delete a store's nodes, only with every instance stopped and no lease unexpired. */
+@Command(name = "purge", mixinStandardHelpOptions = true,
+        description = {"Delete every range key, namespace and slot of a store (after a migration).",
+                "Needs --confirm-all-instances-stopped, and refuses while any lease is unexpired."})
+final class PurgeCommand implements Callable<Integer> {
+
+    @Mixin StoreSelection selection;
+    @Option(names = "--confirm-all-instances-stopped",
+            description = "Confirm that no instance uses this store any more.")
+    boolean confirmed;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        String name = selection.config().name();
+        if (!confirmed) {
+            throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: purge deletes every range key, namespace and"
+                    + " slot of store " + name + "; a running instance would then fail, and a new one would start"
+                    + " counters and fences over. Stop every instance, then add --confirm-all-instances-stopped");
+        }
+        try (Store store = selection.open()) {
+            List<String> held = new ArrayList<>();
+            for (Namespace ns : store.slots().namespaces()) {
+                NamespaceSnapshot snapshot = store.slots().inspect(ns.name());
+                snapshot.held().forEach(v -> held.add(ns.name() + " slot " + v.slot() + " held by '" + v.ownerKey()
+                        + "' (expires " + Times.relative(v.expiresAt(), snapshot.now()) + ")"));
+            }
+            if (!held.isEmpty()) {
+                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: leases are unexpired, so instances may still"
+                        + " be running. Nothing was deleted. Held: " + String.join("; ", held));
+            }
+            int keys = store.ranges().list().size();
+            int namespaces = store.slots().namespaces().size();
+            StoreAdmin admin = store.admin().orElseThrow(() -> new ExitCodes.Refused(ExitCodes.FAILED,
+                    "store type " + store.type() + " cannot be purged"));
+            admin.purge();
+            spec.commandLine().getOut().println("purged store " + name + ": " + keys + " range key(s), " + namespaces
+                    + " namespace(s)");
+            return ExitCodes.OK;
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.cosid.store.cli;
+
+import io.cosid.store.RangeState;
+import io.cosid.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code ranges list|show|seal|advance}: the range counters of a store. */
+@Command(name = "ranges", mixinStandardHelpOptions = true, description = "Inspect and operate range counters.",
+        subcommands = {RangesCommand.ListKeys.class, RangesCommand.Show.class, RangesCommand.Seal.class,
+                RangesCommand.Advance.class})
+final class RangesCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    /** Without a subcommand: say which ones exist. */
+    @Override
+    public Integer call() {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: "
+                + spec.subcommands().keySet());
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List every key with next and sealed.")
+    static final class ListKeys implements Callable<Integer> {
+        @Mixin StoreSelection selection;
+        @Option(names = "--json", description = "One JSON document for scripts.") boolean json;
+        @Spec CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (Store store = selection.open()) {
+                Map<String, RangeState> all = store.ranges().list();
+                if (json) {
+                    List<Object> keys = new ArrayList<>();
+                    all.forEach((k, s) -> keys.add(Views.range(k, s)));
+                    spec.commandLine().getOut().println(Json.of(Map.of("ranges", keys)));
+                } else {
+                    Table t = new Table("KEY", "NEXT", "SEALED");
+                    all.forEach((k, s) -> t.row(k, s.next(), s.sealed() ? "sealed" : "no"));
+                    t.print(spec.commandLine().getOut());
+                }
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one key's next value and state.")
+    static final class Show implements Callable<Integer> {
+        @Mixin StoreSelection selection;
+        @Parameters(paramLabel = "KEY", description = "The range key.") String key;
+        @Option(names = "--json", description = "One JSON document for scripts.") boolean json;
+        @Spec CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (Store store = selection.open()) {
+                Optional<RangeState> state = store.ranges().peek(key);
+                if (json) {
+                    spec.commandLine().getOut().println(state.map(s -> Json.of(Views.range(key, s)))
+                            .orElse(Json.of(Map.of("key", key, "unused", true))));
+                } else if (state.isEmpty()) {
+                    spec.commandLine().getOut().println(key + ": unused (the first range would start at 0)");
+                } else {
+                    spec.commandLine().getOut().println(key + ": next " + state.get().next()
+                            + (state.get().sealed() ? ", sealed" : ""));
+                }
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "seal", mixinStandardHelpOptions = true,
+            description = "Stop a key for good (before migrating it). Needs --yes.")
+    static final class Seal implements Callable<Integer> {
+        @Mixin StoreSelection selection;
+        @Parameters(paramLabel = "KEY", description = "The range key.") String key;
+        @Option(names = "--yes", description = "Confirm: no instance will get another range of this key.") boolean yes;
+        @Spec CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if (!yes) {
+                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: sealing " + key
+                        + " stops every instance that allocates from it, for good; add --yes to confirm");
+            }
+            try (Store store = selection.open()) {
+                spec.commandLine().getOut().println(key + ": sealed at " + store.ranges().seal(key));
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "advance", mixinStandardHelpOptions = true,
+            description = "Raise a key's next value (never lowers it). Needs --yes.")
+    static final class Advance implements Callable<Integer> {
+        @Mixin StoreSelection selection;
+        @Parameters(index = "0", paramLabel = "KEY", description = "The range key.") String key;
+        @Parameters(index = "1", paramLabel = "VALUE", description = "The lowest next value afterwards.") long value;
+        @Option(names = "--yes", description = "Confirm: values below VALUE are skipped for good.") boolean yes;
+        @Spec CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if (!yes) {
+                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: advancing " + key + " to " + value
+                        + " skips every value below it for good; add --yes to confirm");
+            }
+            try (Store store = selection.open()) {
+                spec.commandLine().getOut().println(key + ": next " + store.ranges().advance(key, value));
+                return ExitCodes.OK;
+            }
+        }
+    }
+}
