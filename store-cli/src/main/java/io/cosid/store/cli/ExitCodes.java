@@ -18,7 +18,7 @@ final class ExitCodes {
         if (e instanceof Refused r) {
             return r.code;
         }
-        if (e instanceof IllegalArgumentException) {
+        if (e instanceof IllegalArgumentException || e instanceof picocli.CommandLine.ParameterException) {
             return USAGE;
         }
         return FAILED;
@@ -27,7 +27,7 @@ final class ExitCodes {
     /** One line: what failed and why, without a stack trace. */
     static String describe(Throwable e) {
         if (e instanceof Refused || e instanceof StoreException || e instanceof IllegalArgumentException
-                || e instanceof IllegalStateException) {
+                || e instanceof IllegalStateException || e instanceof picocli.CommandLine.ParameterException) {
             return (e instanceof Refused ? "" : "error: ") + e.getMessage();
         }
         return "error: " + e.getClass().getSimpleName() + ": " + e.getMessage();

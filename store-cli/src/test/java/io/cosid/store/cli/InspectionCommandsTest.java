@@ -1,0 +1,158 @@
+package io.cosid.store.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosid.store.SlotLease;
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.zookeeper.ZooKeeperStores;
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Inspection and operator commands against a real ZooKeeper: output matches the store's state. */
+@DisplayName("cosid-store inspection")
+class InspectionCommandsTest {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    private final String root = "/cli-" + UUID.randomUUID().toString().substring(0, 8);
+    private Store store;
+    private SlotLease held;
+
+    @BeforeEach
+    void setUp() {
+        store = ZooKeeperStores.open(StoreConfig.of("setup", "zookeeper")
+                .withOption("connectString", SERVER.server().connectString()).withOption("root", root));
+        store.ranges().acquire("a", 10);
+        store.ranges().advance("b", 5);
+        store.ranges().seal("b");
+        store.slots().define("ns", 4, Duration.ofSeconds(1));
+        held = store.slots().acquire("ns", "host-1", Duration.ofMinutes(5));
+        store.slots().release(store.slots().acquire("ns", "host-2", Duration.ofMinutes(5)));
+    }
+
+    @AfterEach
+    void tearDown() {
+        store.close();
+    }
+
+    private Cli.Result cli(String... args) {
+        String[] all = new String[args.length + 4];
+        System.arraycopy(args, 0, all, 0, args.length);
+        all[args.length] = "--connect";
+        all[args.length + 1] = SERVER.server().connectString();
+        all[args.length + 2] = "--root";
+        all[args.length + 3] = root;
+        return Cli.run(all);
+    }
+
+    @Test
+    @DisplayName("ranges list shows every key, as a table and as JSON")
+    void rangesList() {
+        Cli.Result table = cli("ranges", "list");
+        assertThat(table.code()).as(table.toString()).isZero();
+        assertThat(table.out()).containsPattern("KEY +NEXT +SEALED").containsPattern("\\na +10 +no\\n")
+                .containsPattern("\\nb +5 +sealed\\n");
+        assertThat(cli("ranges", "list", "--json").out().trim()).isEqualTo(
+                "{\"ranges\":[{\"key\":\"a\",\"next\":10,\"sealed\":false},{\"key\":\"b\",\"next\":5,\"sealed\":true}]}");
+    }
+
+    @Test
+    @DisplayName("ranges show names one key, or says it is unused")
+    void rangesShow() {
+        assertThat(cli("ranges", "show", "a").out()).isEqualTo("a: next 10\n");
+        assertThat(cli("ranges", "show", "b").out()).isEqualTo("b: next 5, sealed\n");
+        assertThat(cli("ranges", "show", "nope").out()).contains("nope: unused");
+        assertThat(cli("ranges", "show", "a", "--json").out().trim())
+                .isEqualTo("{\"key\":\"a\",\"next\":10,\"sealed\":false}");
+    }
+
+    @Test
+    @DisplayName("namespaces shows limit, tolerance and held slots")
+    void namespaces() {
+        assertThat(cli("namespaces", "--json").out().trim()).isEqualTo(
+                "{\"namespaces\":[{\"name\":\"ns\",\"limit\":4,\"toleranceMillis\":1000,\"held\":1}]}");
+        assertThat(cli("namespaces").out()).containsPattern("\\nns +4 +1000ms +1\\n");
+    }
+
+    @Test
+    @DisplayName("slots list shows holder, fence, incarnation, window and timing by the store's clock")
+    void slotsList() {
+        Cli.Result table = cli("slots", "list", "ns");
+        assertThat(table.code()).as(table.toString()).isZero();
+        assertThat(table.out()).contains("namespace ns: limit 4, tolerance 1000ms, 1 held; store now ")
+                .containsPattern("\\n0 +held +host-1 +1 +1 +1970-01-01T00:00:00Z +" + held.ceiling() + " +expires in ")
+                .containsPattern("\\n1 +released +host-2 +1 +1 .* free since .* ago ");
+        String json = cli("slots", "list", "ns", "--json").out();
+        assertThat(json).contains("\"slot\":0,\"state\":\"held\",\"holder\":\"host-1\",\"lastOwner\":\"host-1\","
+                + "\"fence\":1,\"incarnation\":1,\"floor\":\"1970-01-01T00:00:00Z\",\"expiresAt\":\"" + held.expiresAt()
+                + "\",\"ceiling\":\"" + held.ceiling() + "\",\"nextFloor\":\"" + held.ceiling() + "\",\"ttlMillis\":300000,");
+        assertThat(json).contains("\"slot\":1,\"state\":\"released\",\"holder\":null,\"lastOwner\":\"host-2\"")
+                .contains("\"expiresInMillis\":null,\"freeSince\":\"");
+    }
+
+    @Test
+    @DisplayName("slots show prints one slot, and refuses a slot outside the namespace")
+    void slotsShow() {
+        assertThat(cli("slots", "show", "ns", "1").out()).contains("state            released")
+                .contains("timing           free since");
+        assertThat(cli("slots", "show", "ns", "3").out()).contains("slot 3 of ns: never used");
+        Cli.Result outside = cli("slots", "show", "ns", "9");
+        assertThat(outside.code()).isEqualTo(2);
+        assertThat(outside.err()).contains("slot 9 is outside namespace 'ns', whose slots are 0..3");
+    }
+
+    @Test
+    @DisplayName("seal and advance need --yes, and change the store only with it")
+    void operatorActions() {
+        Cli.Result refused = cli("ranges", "seal", "a");
+        assertThat(refused.code()).isEqualTo(3);
+        assertThat(refused.err()).contains("add --yes");
+        assertThat(store.ranges().peek("a").orElseThrow().sealed()).isFalse();
+        assertThat(cli("ranges", "advance", "a", "100").code()).isEqualTo(3);
+        assertThat(cli("ranges", "advance", "a", "100", "--yes").out()).isEqualTo("a: next 100\n");
+        assertThat(cli("ranges", "seal", "a", "--yes").out()).isEqualTo("a: sealed at 100\n");
+        assertThat(store.ranges().peek("a").orElseThrow().sealed()).isTrue();
+    }
+
+    @Test
+    @DisplayName("a store error is one line on stderr without a stack trace, unless --verbose")
+    void errors() {
+        Cli.Result plain = cli("ranges", "advance", "b", "100", "--yes");
+        assertThat(plain.code()).isEqualTo(1);
+        assertThat(plain.err()).isEqualTo("cosid-store: error: range key 'b' is sealed at 5; it hands out no more ranges\n");
+        Cli.Result verbose = cli("ranges", "advance", "b", "100", "--yes", "--verbose");
+        assertThat(verbose.err()).contains("RangeSealedException").contains("\tat ");
+        assertThat(cli("ranges", "list", "--bogus").code()).isEqualTo(2);
+        assertThat(Cli.run("ranges").err()).contains("name a subcommand");
+    }
+
+    @Test
+    @DisplayName("reads the cosid.stores YAML of applications; several stores need --store")
+    void yamlConfig(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("stores.yaml");
+        Files.writeString(file, "cosid:\n  stores:\n    one:\n      type: zookeeper\n      timeout: 2s\n      options:\n"
+                + "        connectString: " + SERVER.server().connectString() + "\n        root: " + root + "\n"
+                + "    two:\n      type: in-memory\n");
+        Cli.Result ambiguous = Cli.run("ranges", "list", "--config", file.toString());
+        assertThat(ambiguous.code()).isEqualTo(2);
+        assertThat(ambiguous.err()).contains("[one, two]").contains("--store");
+        assertThat(Cli.run("ranges", "show", "a", "--config", file.toString(), "--store", "one").out())
+                .isEqualTo("a: next 10\n");
+        Files.writeString(file, "cosid: [not, a, map");
+        assertThat(Cli.run("ranges", "list", "--config", file.toString()).err()).contains("is not valid YAML");
+        Files.writeString(file, "cosid:\n  stores:\n    one:\n      type: zookeeper\n      options:\n        colour: red\n");
+        assertThat(Cli.run("ranges", "list", "--config", file.toString()).err())
+                .contains("cosid.stores.one.options.colour");
+    }
+}
