@@ -97,8 +97,13 @@ public final class InMemoryBackend {
 
     // ---- Tampering, for the TCK's corrupt-data tests (package-private: not part of the API) ----
 
+    /** Replaces a node's data in place (same generation), as a write by hand would. */
     void corruptRange(String key, String garbage) {
-        withLock(() -> ranges.put(key, Node.corrupt(garbage, nextGeneration())));
+        withLock(() -> ranges.put(key, Node.corrupt(garbage, generationOf(ranges.get(key)))));
+    }
+
+    private long generationOf(Node<?> node) {
+        return node == null ? nextGeneration() : node.generation();
     }
 
     /** Deletes a range node and creates it again with the same value, as an operator might by hand. */
@@ -110,7 +115,7 @@ public final class InMemoryBackend {
     }
 
     void corruptNamespace(String namespace, String garbage) {
-        withLock(() -> namespaces.put(namespace, Node.corrupt(garbage, nextGeneration())));
+        withLock(() -> namespaces.put(namespace, Node.corrupt(garbage, generationOf(namespaces.get(namespace)))));
     }
 
     void corruptSlot(String namespace, int slot, String garbage) {

@@ -178,7 +178,8 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
         }
         if (!path.endsWith("/.clock")) {
             byte[] data = admin.getData().forPath(path);
-            nodes.put(path, new String(data, StandardCharsets.UTF_8) + " v" + stat.getVersion() + " c" + stat.getCzxid());
+            nodes.put(path, new String(data, StandardCharsets.UTF_8) + " v" + stat.getVersion() + " c" + stat.getCzxid()
+                    + " m" + stat.getMzxid());
         }
         for (String child : admin.getChildren().forPath(path)) {
             walk(path + "/" + child, nodes);
