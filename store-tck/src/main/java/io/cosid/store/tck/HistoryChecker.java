@@ -3,6 +3,7 @@ package io.cosid.store.tck;
 import io.cosid.store.Range;
 import io.cosid.store.SlotLease;
 import io.cosid.store.tck.HistoryEvent.LeaseGranted;
+import io.cosid.store.tck.HistoryEvent.LeaseReleaseUnknown;
 import io.cosid.store.tck.HistoryEvent.LeaseReleased;
 import io.cosid.store.tck.HistoryEvent.LeaseRenewed;
 import io.cosid.store.tck.HistoryEvent.RangeGranted;
@@ -153,6 +154,7 @@ public final class HistoryChecker {
         LeaseGranted grant;
         final List<HistoryEvent> writes = new ArrayList<>();   // grant and renews
         LeaseReleased release;
+        final List<LeaseReleaseUnknown> unknownReleases = new ArrayList<>();
         Instant maxExpiresAt = Instant.MIN;
         Instant maxCeiling = Instant.MIN;
 
@@ -160,12 +162,29 @@ public final class HistoryChecker {
             this.fence = fence;
         }
 
-        /** Where the holder's timestamps end: the final ceiling, or the release bound. */
+        /**
+         * Where the holder's timestamps end: the final ceiling, or the release bound. A release with an unknown
+         * outcome counts unless the holder renewed the term successfully after it.
+         */
         Instant windowEnd() {
-            if (release == null) {
-                return maxCeiling;
+            Instant end = maxCeiling;
+            if (release != null && release.usedUntil().isBefore(end)) {
+                end = release.usedUntil();
             }
-            return release.usedUntil().isBefore(maxCeiling) ? release.usedUntil() : maxCeiling;
+            for (LeaseReleaseUnknown attempt : unknownReleases) {
+                boolean renewedAfter = writes.stream()
+                        .anyMatch(w -> w instanceof LeaseRenewed && w.invokedAt() > attempt.completedAt());
+                if (!renewedAfter && attempt.usedUntil().isBefore(end)) {
+                    end = attempt.usedUntil();
+                }
+            }
+            return end;
+        }
+
+        /** Released for sure, or possibly (a release whose outcome is unknown and no renew after it). */
+        boolean maybeReleased() {
+            return release != null || unknownReleases.stream().anyMatch(a -> writes.stream()
+                    .noneMatch(w -> w instanceof LeaseRenewed && w.invokedAt() > a.completedAt()));
         }
     }
 
@@ -189,6 +208,8 @@ public final class HistoryChecker {
             }
             if (e instanceof LeaseReleased r) {
                 term.release = r;
+            } else if (e instanceof LeaseReleaseUnknown u) {
+                term.unknownReleases.add(u);
             } else {
                 term.writes.add(e);
                 term.maxExpiresAt = max(term.maxExpiresAt, lease.expiresAt());
@@ -230,7 +251,7 @@ public final class HistoryChecker {
             earliestGrantAtOrAbove.put(g.lease().fence(), earliest);
         }
         for (HistoryEvent e : events) {
-            if (e instanceof LeaseGranted) {
+            if (e instanceof LeaseGranted || e instanceof LeaseReleaseUnknown) {
                 continue;
             }
             SlotLease lease = leaseOf(e);
@@ -297,7 +318,7 @@ public final class HistoryChecker {
                 }
             }
             windowsEnd = max(windowsEnd, term.windowEnd());
-            if (term.release == null) {
+            if (!term.maybeReleased()) {
                 heldUntil = max(heldUntil, term.maxExpiresAt);
             }
             previous = term;
@@ -314,6 +335,9 @@ public final class HistoryChecker {
         }
         if (e instanceof LeaseReleased r) {
             return r.lease();
+        }
+        if (e instanceof LeaseReleaseUnknown u) {
+            return u.lease();
         }
         return null;
     }

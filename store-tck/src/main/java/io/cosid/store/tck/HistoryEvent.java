@@ -68,4 +68,18 @@ public sealed interface HistoryEvent {
     record LeaseReleased(SlotLease lease, Instant usedUntil, long invokedAt, long completedAt)
             implements HistoryEvent {
     }
+
+    /**
+     * A release whose outcome is unknown (it failed with a timeout or a lost connection): it may have landed.
+     * The holder stopped using the lease when it called release, so its window may end at {@code usedUntil}
+     * unless it renewed the term successfully afterwards.
+     *
+     * @param lease       the lease it tried to release
+     * @param usedUntil   the holder's last possible timestamp bound, as for {@link LeaseReleased}
+     * @param invokedAt   the invocation tick
+     * @param completedAt the tick when the failure was seen
+     */
+    record LeaseReleaseUnknown(SlotLease lease, Instant usedUntil, long invokedAt, long completedAt)
+            implements HistoryEvent {
+    }
 }

@@ -1,9 +1,11 @@
 package io.cosid.store.tck;
 
+import io.cosid.store.LeaseLostException;
 import io.cosid.store.Range;
 import io.cosid.store.RangeStore;
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotLeaseStore;
+import io.cosid.store.StoreException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,7 +81,8 @@ public final class HistoryRecorder {
     }
 
     /**
-     * Releases a lease and records it.
+     * Releases a lease and records it; a release that fails with an unknown outcome is recorded as such
+     * before the exception is rethrown.
      *
      * @param store the slot lease store
      * @param lease the lease
@@ -87,7 +90,15 @@ public final class HistoryRecorder {
     public void release(SlotLeaseStore store, SlotLease lease) {
         Instant usedUntil = usedUntilClock.get();
         long invoked = ticks.incrementAndGet();
-        store.release(lease);
+        try {
+            store.release(lease);
+        } catch (LeaseLostException e) {
+            throw e; // refused: nothing was written
+        } catch (StoreException e) {
+            // it may have landed: the holder stopped using the lease when it called release
+            events.add(new HistoryEvent.LeaseReleaseUnknown(lease, usedUntil, invoked, ticks.incrementAndGet()));
+            throw e;
+        }
         events.add(new HistoryEvent.LeaseReleased(lease, usedUntil, invoked, ticks.incrementAndGet()));
     }
 

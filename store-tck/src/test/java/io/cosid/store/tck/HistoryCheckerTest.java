@@ -121,6 +121,20 @@ class HistoryCheckerTest {
         }
 
         @Test
+        @DisplayName("ends a window at a release whose outcome is unknown, unless the holder renewed after it")
+        void unknownRelease() {
+            SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
+            Instant releasedAt = T0.plusSeconds(2);
+            SlotLease b = lease(0, "b", 2, releasedAt.plus(TOL), 3);
+            HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
+                    new HistoryEvent.LeaseReleaseUnknown(a, releasedAt, 3, 4), new LeaseGranted(b, 4, 5, 6))).assertValid();
+            SlotLease renewed = lease(0, "a", 1, Instant.EPOCH, 1);
+            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
+                    new HistoryEvent.LeaseReleaseUnknown(a, releasedAt, 3, 4), new LeaseRenewed(renewed, 5, 6),
+                    new LeaseGranted(b, 4, 7, 8))).violations()).anyMatch(v -> v.contains("before an earlier window ends"));
+        }
+
+        @Test
         @DisplayName("reports a slot at or above the limit")
         void limit() {
             assertThat(HistoryChecker.check(List.of(new LeaseGranted(lease(4, "a", 1, Instant.EPOCH, 0), 4, 1, 2)))

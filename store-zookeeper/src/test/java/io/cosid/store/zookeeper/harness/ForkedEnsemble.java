@@ -46,6 +46,8 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     private final Path root;
     private final List<Member> members = new ArrayList<>();
     private final int tickTime;
+    /** Per member id, a libfaketime offset such as "-3s" that its wall clock runs at, or absent. */
+    private final java.util.Map<Integer, String> clockOffsets = new java.util.concurrent.ConcurrentHashMap<>();
     private final Thread shutdownHook = new Thread(this::killAll, "zookeeper-ensemble-shutdown");
 
     private ForkedEnsemble(String version, int size, int tickTime) {
@@ -94,6 +96,100 @@ public final class ForkedEnsemble implements ZooKeeperServer {
             ensemble.close();
             throw e;
         }
+    }
+
+    /**
+     * Starts an ensemble whose members' wall clocks are shifted with libfaketime (Debian's {@code faketime}),
+     * e.g. {@code Map.of(3, "-3s")}; their monotonic clocks stay real, so sessions and elections are unaffected.
+     *
+     * @param version      the server version
+     * @param size         the number of members
+     * @param tickTime     ZooKeeper's tick in milliseconds
+     * @param clockOffsets offsets by member id
+     * @return the running ensemble
+     */
+    public static ForkedEnsemble startWithClocks(String version, int size, int tickTime,
+                                                 java.util.Map<Integer, String> clockOffsets) {
+        ForkedEnsemble ensemble = new ForkedEnsemble(version, size, tickTime);
+        ensemble.clockOffsets.putAll(clockOffsets);
+        try {
+            for (Member m : ensemble.members) {
+                ensemble.launch(m);
+            }
+            for (Member m : ensemble.members) {
+                ensemble.awaitServing(m);
+            }
+            return ensemble;
+        } catch (RuntimeException | Error e) {
+            ensemble.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Whether libfaketime's {@code faketime} wrapper is installed here.
+     *
+     * @return true when clock offsets can be applied
+     */
+    public static boolean faketimeAvailable() {
+        return Files.isExecutable(Path.of("/usr/bin/faketime"));
+    }
+
+    /**
+     * Freezes a member with SIGSTOP, as a long GC pause or a hung machine would.
+     *
+     * @param id the member's id
+     */
+    public void pause(int id) {
+        signal(id, "STOP");
+    }
+
+    /**
+     * Lets a frozen member run again with SIGCONT.
+     *
+     * @param id the member's id
+     */
+    public void resume(int id) {
+        signal(id, "CONT");
+    }
+
+    private void signal(int id, String signal) {
+        Member m = members.get(id - 1);
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(m.process.pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + m.process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Kills every member with SIGKILL (their data stays). */
+    public void killEverything() {
+        killAll();
+    }
+
+    /** Starts every member again on its data and waits until all serve. */
+    public void restartEverything() {
+        for (Member m : members) {
+            launch(m);
+        }
+        for (Member m : members) {
+            awaitServing(m);
+        }
+    }
+
+    /**
+     * The number of members.
+     *
+     * @return the ensemble's size
+     */
+    public int size() {
+        return members.size();
     }
 
     @Override
@@ -200,14 +296,22 @@ public final class ForkedEnsemble implements ZooKeeperServer {
             }
             Path cfgFile = m.dir.resolve("zoo.cfg");
             Files.writeString(cfgFile, cfg.toString());
-            List<String> command = List.of(
+            List<String> command = new ArrayList<>();
+            String offset = clockOffsets.get(m.id);
+            if (offset != null) {
+                command.addAll(List.of("/usr/bin/faketime", "-f", offset));
+            }
+            command.addAll(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                     "-Dzookeeper.admin.enableServer=false",
                     "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                     "-cp", serverClassPath(version),
-                    ServerLauncher.class.getName(), cfgFile.toString());
-            m.process = new ProcessBuilder(command)
+                    ServerLauncher.class.getName(), cfgFile.toString()));
+            ProcessBuilder builder = new ProcessBuilder(command);
+            // only the wall clock is shifted: sessions and elections run on real monotonic time
+            builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+            m.process = builder
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(m.dir.resolve("server.log").toFile()))
                     .start();

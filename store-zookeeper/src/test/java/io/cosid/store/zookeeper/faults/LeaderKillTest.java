@@ -1,0 +1,70 @@
+package io.cosid.store.zookeeper.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cosid.store.Store;
+import io.cosid.store.tck.HistoryChecker;
+import io.cosid.store.zookeeper.harness.ForkedEnsemble;
+import io.cosid.store.zookeeper.harness.ZooKeeperServers;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Scenario 1: the leader is SIGKILLed again and again while clients allocate ranges and churn leases. */
+@DisplayName("Fault 1: leader killed repeatedly under load")
+class LeaderKillTest {
+
+    private final ForkedEnsemble ensemble = ForkedEnsemble.start(ZooKeeperServers.PRIMARY, 3, 200);
+
+    @AfterEach
+    void close() {
+        ensemble.close();
+    }
+
+    @Test
+    @DisplayName("0 duplicates, 0 overlaps, and progress resumes after each election")
+    void leaderKilled() {
+        int kills = Soak.scale(2, 40);
+        try (Load load = new Load()) {
+            try (Store setup = load.open(ensemble.connectString(), Duration.ofSeconds(5))) {
+                setup.slots().define(Load.NAMESPACE, 24, Duration.ofMillis(300));
+            }
+            load.rangeClients(8, ensemble.connectString(), Duration.ofSeconds(2), List.of("orders", "invoices"));
+            load.leaseOwners(32, 24, ensemble.connectString(), Duration.ofSeconds(2), Duration.ofSeconds(2));
+            awaitProgress(load, 200);
+            for (int k = 0; k < kills; k++) {
+                int leader = ensemble.leader();
+                ensemble.kill(leader);
+                await("a new leader").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> leaderOtherThan(leader));
+                ensemble.restart(leader);
+                awaitProgress(load, 200);
+            }
+            load.close();
+            HistoryChecker.Report report = HistoryChecker.check(load.recorder.events());
+            FaultFigures.report("leader-kill", load.operations.get(), kills, load.failures.get(), report);
+            report.assertValid();
+            assertThat(report.duplicates()).isZero();
+            assertThat(report.overlaps()).isZero();
+            assertThat(report.terms()).isGreaterThan(24);
+        }
+    }
+
+    private boolean leaderOtherThan(int old) {
+        try {
+            return ensemble.leader() != old;
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
+    /** Waits until the clients have made {@code operations} more successful operations. */
+    static void awaitProgress(Load load, long operations) {
+        long target = load.operations.get() + operations;
+        await("clients to make progress").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                .until(() -> load.operations.get() >= target);
+    }
+}

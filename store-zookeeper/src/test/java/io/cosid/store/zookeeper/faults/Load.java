@@ -1,0 +1,115 @@
+package io.cosid.store.zookeeper.faults;
+
+import io.cosid.store.LeaseLostException;
+import io.cosid.store.SlotLease;
+import io.cosid.store.SlotsExhaustedException;
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreException;
+import io.cosid.store.tck.HistoryRecorder;
+import io.cosid.store.zookeeper.ZooKeeperStores;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Clients that keep working while faults are injected: range clients acquiring on shared keys, and lease
+ * owners churning (acquire, renew, release, walk away). Each has its own store, so its own session. Every
+ * success is recorded for {@link io.cosid.store.tck.HistoryChecker}; failures are counted and retried, as a
+ * real client would.
+ */
+final class Load implements AutoCloseable {
+
+    static final String NAMESPACE = "fleet";
+
+    final HistoryRecorder recorder = new HistoryRecorder(Instant::now);
+    final AtomicLong operations = new AtomicLong();
+    final AtomicLong failures = new AtomicLong();
+    final AtomicLong rangeAcquires = new AtomicLong();
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<Store> stores = new ArrayList<>();
+    private volatile boolean stopping;
+
+    /** Opens a store with its own client on the ensemble. */
+    Store open(String connectString, Duration timeout) {
+        Store store = ZooKeeperStores.open(StoreConfig.of("load", "zookeeper").withTimeout(timeout)
+                .withOption("connectString", connectString)
+                .withOption("sessionTimeout", "6s")
+                .withOption("connectionTimeout", "3s")
+                .withOption("retry.maxRetries", "29"));
+        synchronized (stores) {
+            stores.add(store);
+        }
+        return store;
+    }
+
+    void rangeClients(int count, String connectString, Duration timeout, List<String> keys) {
+        for (int i = 0; i < count; i++) {
+            Store store = open(connectString, timeout);
+            start("range-" + i, () -> {
+                String key = keys.get(ThreadLocalRandom.current().nextInt(keys.size()));
+                recorder.acquire(store.ranges(), key, 1 + ThreadLocalRandom.current().nextInt(20));
+                rangeAcquires.incrementAndGet();
+            });
+        }
+    }
+
+    void leaseOwners(int count, int limit, String connectString, Duration timeout, Duration ttl) {
+        for (int i = 0; i < count; i++) {
+            Store store = open(connectString, timeout);
+            String owner = "owner-" + i;
+            SlotLease[] held = new SlotLease[1];
+            start(owner, () -> {
+                int op = ThreadLocalRandom.current().nextInt(10);
+                try {
+                    if (held[0] == null) {
+                        held[0] = recorder.acquire(store.slots(), NAMESPACE, owner, ttl, limit);
+                    } else if (op < 6) {
+                        held[0] = recorder.renew(store.slots(), held[0]);
+                    } else if (op < 8) {
+                        recorder.release(store.slots(), held[0]);
+                        held[0] = null;
+                    } else {
+                        held[0] = null; // walk away: the lease expires
+                    }
+                } catch (SlotsExhaustedException | LeaseLostException e) {
+                    held[0] = null;
+                }
+            });
+        }
+    }
+
+    private void start(String name, Runnable step) {
+        Thread t = new Thread(() -> {
+            while (!stopping) {
+                try {
+                    step.run();
+                    operations.incrementAndGet();
+                } catch (StoreException | IllegalStateException e) {
+                    failures.incrementAndGet();
+                }
+            }
+        }, name);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        for (Thread t : threads) {
+            try {
+                t.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (stores) {
+            stores.forEach(Store::close);
+        }
+    }
+}
