@@ -109,15 +109,18 @@ public interface SlotLeaseStore {
 
     /**
      * Ends a lease's term now; the slot is free at once and the next term's floor is
-     * {@code min(ceiling, releaseTime + tolerance)}. Idempotent while the fence is current.
+     * {@code min(ceiling, releaseTime + tolerance)}. Idempotent while the fence is current. The holder stops
+     * using the lease when it calls this, whatever the outcome.
      *
      * @param lease the lease to release
+     * @return the end (exclusive) of the released term's window: no timestamp at or after it belongs to this
+     *         term, and the slot's next term starts at or after it
      * @throws LeaseLostException      if another term has started since; nothing is written
      * @throws StoreCorruptedException if the stored slot does not parse
      * @throws StoreTimeoutException   if the store's timeout ran out
      * @throws IllegalStateException   if the store was closed
      */
-    void release(SlotLease lease);
+    Instant release(SlotLease lease);
 
     /**
      * Raises a free slot's fence and next floor, never lowering either; for migrations and restores, so that

@@ -32,7 +32,7 @@ final class DemoFleet {
     private static final int SEQUENCE_BITS = 12;
     private static final int SLOT_BITS = 10;
 
-    /** A lease event as an instance saw it. */
+    /** A lease event as an instance saw it; for a release, {@code at} is the window's end the store returned. */
     record LeaseEvent(String kind, String owner, SlotLease lease, Instant at) {
     }
 
@@ -134,8 +134,8 @@ final class DemoFleet {
                     pause(Duration.ofMillis(10));
                 }
                 if (!crash && guard != null) {
-                    store.slots().release(guard.lease());
-                    events.add(new LeaseEvent("released", owner, guard.lease(), Instant.now()));
+                    Instant windowEnd = store.slots().release(guard.lease());
+                    events.add(new LeaseEvent("released", owner, guard.lease(), windowEnd));
                 } else if (guard != null) {
                     events.add(new LeaseEvent("crashed", owner, guard.lease(), Instant.now()));
                 }

@@ -145,17 +145,18 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
     }
 
     @Override
-    public void release(SlotLease lease) {
+    public Instant release(SlotLease lease) {
         requireLease(lease);
-        operations.run("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'", () -> {
+        return operations.run("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'", () -> {
             SlotRecord slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
             boolean sameTerm = slot.fence() == lease.fence() && slot.owner().equals(lease.ownerKey());
             if (sameTerm && slot.released()) {
-                return null; // idempotent: released already
+                return slot.nextFloor(); // idempotent: released already
             }
             currentTerm(lease);
-            writeSlot(lease.namespace(), lease.slot(), slot.releasedAt(backend.now()));
-            return null;
+            SlotRecord released = slot.releasedAt(backend.now());
+            writeSlot(lease.namespace(), lease.slot(), released);
+            return released.nextFloor();
         });
     }
 

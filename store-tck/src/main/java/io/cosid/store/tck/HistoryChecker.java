@@ -163,19 +163,28 @@ public final class HistoryChecker {
         }
 
         /**
-         * Where the holder's timestamps end: the final ceiling, or the release bound. A release with an unknown
-         * outcome counts unless the holder renewed the term successfully after it.
+         * Where the term's window ends: the final ceiling, or the bound its release returned. A release with an
+         * unknown outcome may have cut it at a bound nobody saw; the lowest the store could have computed is
+         * {@code max(floor, min(ceiling, lastWrite + tolerance))}, with the last write's time at most
+         * {@code expiresAt - ttl} for the largest expiresAt recorded. That is assumed unless the holder renewed the
+         * term successfully afterwards.
          */
         Instant windowEnd() {
             Instant end = maxCeiling;
-            if (release != null && release.usedUntil().isBefore(end)) {
-                end = release.usedUntil();
+            if (release != null && release.windowEnd().isBefore(end)) {
+                end = release.windowEnd();
             }
             for (LeaseReleaseUnknown attempt : unknownReleases) {
                 boolean renewedAfter = writes.stream()
                         .anyMatch(w -> w instanceof LeaseRenewed && w.invokedAt() > attempt.completedAt());
-                if (!renewedAfter && attempt.usedUntil().isBefore(end)) {
-                    end = attempt.usedUntil();
+                if (!renewedAfter) {
+                    SlotLease any = leaseOf(writes.get(0));
+                    Instant lowest = maxExpiresAt.minus(any.ttl()).plus(any.tolerance());
+                    lowest = lowest.isBefore(maxCeiling) ? lowest : maxCeiling;
+                    lowest = lowest.isAfter(any.floor()) ? lowest : any.floor();
+                    if (lowest.isBefore(end)) {
+                        end = lowest;
+                    }
                 }
             }
             return end;
@@ -301,6 +310,7 @@ public final class HistoryChecker {
         long overlaps = 0;
         Instant windowsEnd = Instant.MIN;
         Instant heldUntil = Instant.MIN;
+        long heldBy = 0;
         Term previous = null;
         for (Term term : terms.values()) {
             if (term.grant != null && previous != null) {
@@ -314,12 +324,14 @@ public final class HistoryChecker {
                 if (start.isBefore(heldUntil)) {
                     overlaps++;
                     violations.add(slot + ": fence " + term.fence + " was granted at store time " + start
-                            + " while an earlier unreleased term held the slot until " + heldUntil);
+                            + " while an earlier unreleased term (fence " + heldBy + ") held the slot until "
+                            + heldUntil + "; granted " + lease + ", earlier writes " + terms.get(heldBy).writes);
                 }
             }
             windowsEnd = max(windowsEnd, term.windowEnd());
-            if (!term.maybeReleased()) {
-                heldUntil = max(heldUntil, term.maxExpiresAt);
+            if (!term.maybeReleased() && term.maxExpiresAt.isAfter(heldUntil)) {
+                heldUntil = term.maxExpiresAt;
+                heldBy = term.fence;
             }
             previous = term;
         }

@@ -60,26 +60,23 @@ public sealed interface HistoryEvent {
      * A lease was released.
      *
      * @param lease       the released lease
-     * @param usedUntil   the holder's last possible timestamp bound: the store-comparable time when release was
-     *                    called (the holder stamps nothing after it)
+     * @param windowEnd   the end of the term's window as the release returned it
      * @param invokedAt   the invocation tick
      * @param completedAt the completion tick
      */
-    record LeaseReleased(SlotLease lease, Instant usedUntil, long invokedAt, long completedAt)
+    record LeaseReleased(SlotLease lease, Instant windowEnd, long invokedAt, long completedAt)
             implements HistoryEvent {
     }
 
     /**
-     * A release whose outcome is unknown (it failed with a timeout or a lost connection): it may have landed.
-     * The holder stopped using the lease when it called release, so its window may end at {@code usedUntil}
-     * unless it renewed the term successfully afterwards.
+     * A release whose outcome is unknown (it failed with a timeout or a lost connection): it may have landed,
+     * cutting the term's window short at a bound the store computed and nobody saw. The checker then assumes
+     * the lowest bound the store could have computed, unless the holder renewed the term successfully after.
      *
      * @param lease       the lease it tried to release
-     * @param usedUntil   the holder's last possible timestamp bound, as for {@link LeaseReleased}
      * @param invokedAt   the invocation tick
      * @param completedAt the tick when the failure was seen
      */
-    record LeaseReleaseUnknown(SlotLease lease, Instant usedUntil, long invokedAt, long completedAt)
-            implements HistoryEvent {
+    record LeaseReleaseUnknown(SlotLease lease, long invokedAt, long completedAt) implements HistoryEvent {
     }
 }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * Records every successful range and lease operation of a test, from any number of threads, for
@@ -22,16 +21,8 @@ public final class HistoryRecorder {
 
     private final AtomicLong ticks = new AtomicLong();
     private final ConcurrentLinkedQueue<HistoryEvent> events = new ConcurrentLinkedQueue<>();
-    private final Supplier<Instant> usedUntilClock;
-
-    /**
-     * A recorder whose release events take {@code usedUntil} from a clock comparable with the store's (the
-     * store's manual clock, or the wall clock of a machine the store shares its clock with).
-     *
-     * @param usedUntilClock read just before each release call
-     */
-    public HistoryRecorder(Supplier<Instant> usedUntilClock) {
-        this.usedUntilClock = usedUntilClock;
+    /** A recorder with an empty history. */
+    public HistoryRecorder() {
     }
 
     /**
@@ -86,20 +77,22 @@ public final class HistoryRecorder {
      *
      * @param store the slot lease store
      * @param lease the lease
+     * @return the end of the released term's window, as the store returned it
      */
-    public void release(SlotLeaseStore store, SlotLease lease) {
-        Instant usedUntil = usedUntilClock.get();
+    public Instant release(SlotLeaseStore store, SlotLease lease) {
         long invoked = ticks.incrementAndGet();
+        Instant windowEnd;
         try {
-            store.release(lease);
+            windowEnd = store.release(lease);
         } catch (LeaseLostException e) {
             throw e; // refused: nothing was written
         } catch (StoreException e) {
             // it may have landed: the holder stopped using the lease when it called release
-            events.add(new HistoryEvent.LeaseReleaseUnknown(lease, usedUntil, invoked, ticks.incrementAndGet()));
+            events.add(new HistoryEvent.LeaseReleaseUnknown(lease, invoked, ticks.incrementAndGet()));
             throw e;
         }
-        events.add(new HistoryEvent.LeaseReleased(lease, usedUntil, invoked, ticks.incrementAndGet()));
+        events.add(new HistoryEvent.LeaseReleased(lease, windowEnd, invoked, ticks.incrementAndGet()));
+        return windowEnd;
     }
 
     /**

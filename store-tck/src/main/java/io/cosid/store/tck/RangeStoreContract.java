@@ -304,7 +304,7 @@ public abstract class RangeStoreContract extends StoreContractSupport {
         void racingInstances() throws Exception {
             int clients = 8;
             int perClient = 250;
-            HistoryRecorder recorder = new HistoryRecorder(Instant::now);
+            HistoryRecorder recorder = new HistoryRecorder();
             List<Store> stores = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
                 stores.add(anotherStore());

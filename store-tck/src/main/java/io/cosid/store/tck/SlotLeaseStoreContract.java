@@ -352,8 +352,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             define(1);
             SlotLease a = acquire("a");
             Instant releasedAt = fixture.storeNow();
-            slots().release(a);
+            Instant windowEnd = slots().release(a);
             SlotLease b = acquire("b");
+            assertThat(b.floor()).as("the next term starts where release said the window ends").isEqualTo(windowEnd);
             assertThat(b.slot()).isEqualTo(a.slot());
             assertThat(b.fence()).isEqualTo(a.fence() + 1);
             assertThat(b.incarnation()).isEqualTo(1);
@@ -369,9 +370,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         void idempotent() {
             define(1);
             SlotLease a = acquire("a");
-            slots().release(a);
+            Instant windowEnd = slots().release(a);
             Object before = observableState();
-            slots().release(a);
+            assertThat(slots().release(a)).isEqualTo(windowEnd);
             assertThat(observableState()).isEqualTo(before);
         }
 
@@ -709,7 +710,7 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         void race() throws Exception {
             define(32);
             int owners = 33;
-            HistoryRecorder recorder = new HistoryRecorder(fixture::storeNow);
+            HistoryRecorder recorder = new HistoryRecorder();
             List<Store> stores = new ArrayList<>();
             for (int i = 0; i < owners; i++) {
                 stores.add(anotherStore());
@@ -752,7 +753,7 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             define(4);
             Duration ttl = expiringTtl();
             boolean manual = fixture.manualClock().isPresent();
-            HistoryRecorder recorder = new HistoryRecorder(fixture::storeNow);
+            HistoryRecorder recorder = new HistoryRecorder();
             int clients = 8;
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             try {

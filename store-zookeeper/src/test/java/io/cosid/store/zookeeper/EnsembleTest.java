@@ -38,7 +38,7 @@ class EnsembleTest {
     @Test
     @DisplayName("survives a SIGKILLed leader: a new one is elected, and ranges and leases stay disjoint")
     void leaderKilled() {
-        HistoryRecorder recorder = new HistoryRecorder(Instant::now);
+        HistoryRecorder recorder = new HistoryRecorder();
         store.slots().define("workers", 8, Duration.ofMillis(500));
         for (int i = 0; i < 20; i++) {
             recorder.acquire(store.ranges(), "orders", 10);

@@ -44,7 +44,7 @@ class RacesTest {
     @DisplayName("64 owners racing for a 64-slot namespace get 64 distinct slots; a 65th is refused")
     void namespaceRace() throws Exception {
         fixture.openStore().slots().define("workers", 64, Duration.ofSeconds(1));
-        HistoryRecorder recorder = new HistoryRecorder(Instant::now);
+        HistoryRecorder recorder = new HistoryRecorder();
         List<Store> stores = new ArrayList<>();
         for (int i = 0; i < 65; i++) {
             stores.add(fixture.openStore());
@@ -78,7 +78,7 @@ class RacesTest {
     @Test
     @DisplayName("8 clients racing on one key get disjoint, gap-free ranges")
     void keyRace() throws Exception {
-        HistoryRecorder recorder = new HistoryRecorder(Instant::now);
+        HistoryRecorder recorder = new HistoryRecorder();
         List<Future<?>> results = new ArrayList<>();
         CountDownLatch go = new CountDownLatch(1);
         for (int c = 0; c < 8; c++) {

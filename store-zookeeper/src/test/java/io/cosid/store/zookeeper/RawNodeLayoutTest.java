@@ -65,13 +65,15 @@ class RawNodeLayoutTest {
         store.slots().define("workers", 16, Duration.ofSeconds(1));
         SlotLease lease = store.slots().acquire("workers", "host-7", Duration.ofSeconds(30));
         String slot = fixture.raw("/slot/workers/0");
-        assertThat(slot).startsWith("state=held\nowner=host-7\nlastOwner=host-7\nincarnation=1\nfence=1\nttl=30000\n"
-                + "tolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=");
+        assertThat(slot).matches("state=held\nowner=host-7\nlastOwner=host-7\nincarnation=1\nfence=1\nttl=30000\n"
+                + "tolerance=1000\nfloor=0\nexpiresMin=\\d+\nceilingMin=0\nnextFloor=0\nnonce=[0-9a-f-]{36}\n");
         assertThat(fixture.raw("/owner/workers/host-7")).startsWith("slots=0\nnonce=");
         Stat slotStat = fixture.admin().checkExists().forPath(fixture.root() + "/slot/workers/0");
         Stat indexStat = fixture.admin().checkExists().forPath(fixture.root() + "/owner/workers/host-7");
         assertThat(indexStat.getMzxid()).as("one transaction").isEqualTo(slotStat.getMzxid());
-        assertThat(lease.expiresAt().toEpochMilli()).isEqualTo(slotStat.getMtime() + 30000);
+        long expiresMin = Long.parseLong(slot.replaceAll("(?s).*expiresMin=(\\d+).*", "$1"));
+        assertThat(expiresMin).as("the acquire's clock time + ttl").isLessThanOrEqualTo(slotStat.getMtime() + 30000);
+        assertThat(lease.expiresAt().toEpochMilli()).isEqualTo(Math.max(expiresMin, slotStat.getMtime() + 30000));
         assertThat(lease.fence()).as("the fence lives in the data, not in Stat.version").isEqualTo(1);
         assertThat(slotStat.getVersion()).isZero();
 

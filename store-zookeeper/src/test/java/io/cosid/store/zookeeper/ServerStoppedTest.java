@@ -40,7 +40,7 @@ class ServerStoppedTest {
     @Test
     @DisplayName("gives StoreTimeoutException within the budget, and no duplicate once the server is back")
     void timeoutThenNoDuplicate() {
-        HistoryRecorder recorder = new HistoryRecorder(Instant::now);
+        HistoryRecorder recorder = new HistoryRecorder();
         store.slots().define("workers", 4, Duration.ofMillis(500));
         for (int i = 0; i < 10; i++) {
             recorder.acquire(store.ranges(), "orders", 10);

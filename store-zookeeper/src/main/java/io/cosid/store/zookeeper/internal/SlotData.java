@@ -87,12 +87,17 @@ record SlotData(
 
     // ---- transitions (the data to write; the times follow from the write's mtime) ----
 
-    /** A new term taken from this slot as it was at {@code mtime}. */
-    SlotData startTerm(long mtime, String newOwner, Duration newTtl, Duration newTolerance, String newNonce) {
+    /**
+     * A new term taken from this slot as it was at {@code mtime}, decided at store time {@code now} (the clock
+     * write's mtime). {@code now + ttl} is the new term's expiry lower bound: the write that follows may be
+     * stamped by another leader whose clock is behind, and the term must still not count as starting before
+     * the instant at which the slot was judged free.
+     */
+    SlotData startTerm(long mtime, long now, String newOwner, Duration newTtl, Duration newTolerance, String newNonce) {
         long newIncarnation = fence > 0 && lastOwner.equals(newOwner) ? incarnation + 1 : 1;
         long newFloor = effectiveNextFloor(mtime);
         return new SlotData(State.HELD, newOwner, newOwner, newIncarnation, fence + 1, newTtl.toMillis(),
-                newTolerance.toMillis(), newFloor, 0, newFloor, newFloor, newNonce);
+                newTolerance.toMillis(), newFloor, now + newTtl.toMillis(), newFloor, newFloor, newNonce);
     }
 
     /** The same term extended: this write's times become the lower bounds of the next. */

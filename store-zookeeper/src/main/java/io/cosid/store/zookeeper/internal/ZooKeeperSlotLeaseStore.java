@@ -200,7 +200,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             Seen slot = chooseFreeSlot(deadline, namespace, owned, preferred, start.now(), chosen);
             String slotPath = paths.slot(ns, chosen[0]);
             String nonce = UUID.randomUUID().toString();
-            SlotData term = slot.data().startTerm(slot.mtime(), ownerKey, ttl, namespace.tolerance(), nonce);
+            SlotData term = slot.data().startTerm(slot.mtime(), start.now(), ownerKey, ttl, namespace.tolerance(), nonce);
             byte[] termData = term.encode();
             byte[] indexData = OwnerIndexCodec.encode(OwnerIndexCodec.prepend(chosen[0], owned), nonce);
             List<Op> ops = new ArrayList<>(writeSlotOps(slotPath, slot, termData));
@@ -359,25 +359,27 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     @Override
-    public void release(SlotLease lease) {
+    public Instant release(SlotLease lease) {
         requireLease(lease);
         Deadline deadline = lifecycle.start("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
         String path = paths.slot(lease.namespace(), lease.slot());
         while (true) {
             Seen current = currentTerm(deadline, lease, true);
-            if (current == null) {
-                return; // released already: idempotent
+            if (current.data().state() != SlotData.State.HELD) {
+                // released (or ended) already: idempotent
+                return Instant.ofEpochMilli(current.data().effectiveNextFloor(current.mtime()));
             }
             SlotData released = current.data().released(current.mtime(), UUID.randomUUID().toString());
-            if (writeTerm(deadline, lease, path, current, released) != null) {
-                return;
+            Seen mine = writeTerm(deadline, lease, path, current, released);
+            if (mine != null) {
+                return Instant.ofEpochMilli(mine.data().effectiveNextFloor(mine.mtime()));
             }
         }
     }
 
     /**
      * The slot as this store last wrote it when that is still the lease's term, else read; a lease whose term
-     * is over is lost. For release, a term already released returns null.
+     * is over is lost. For release, a term already released or ended is returned as it is.
      */
     private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release) {
         String path = paths.slot(lease.namespace(), lease.slot());
@@ -392,7 +394,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             return current;
         }
         if (release && data.isTermOf(lease)) {
-            return null;
+            return current;
         }
         String reason = data.isTermOf(lease) ? "the term was released or ended"
                 : "the slot's current term has fence " + data.fence() + " (owner '" + data.lastOwner() + "')";

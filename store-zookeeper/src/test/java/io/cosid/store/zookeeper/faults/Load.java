@@ -25,7 +25,7 @@ final class Load implements AutoCloseable {
 
     static final String NAMESPACE = "fleet";
 
-    final HistoryRecorder recorder = new HistoryRecorder(Instant::now);
+    final HistoryRecorder recorder = new HistoryRecorder();
     final AtomicLong operations = new AtomicLong();
     final AtomicLong failures = new AtomicLong();
     final AtomicLong rangeAcquires = new AtomicLong();

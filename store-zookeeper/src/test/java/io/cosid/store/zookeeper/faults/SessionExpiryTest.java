@@ -41,7 +41,7 @@ class SessionExpiryTest {
     @DisplayName("the next renew keeps the term (same fence) and acquires go on, on a new session")
     void sessionExpired() throws Exception {
         int rounds = Soak.scale(2, 50);
-        HistoryRecorder recorder = new HistoryRecorder(Instant::now);
+        HistoryRecorder recorder = new HistoryRecorder();
         try (CuratorFramework client = CuratorFrameworkFactory.newClient(server.connectString(), 6000, 3000,
                 new ExponentialBackoffRetry(100, 10))) {
             client.start();
