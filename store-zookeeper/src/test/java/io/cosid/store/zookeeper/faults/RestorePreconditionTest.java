@@ -36,63 +36,66 @@ class RestorePreconditionTest {
     }
 
     @Test
-    @DisplayName("restored under a clock 2s behind: the next holder's timestamps overlap the old holder's (the danger)")
+    @DisplayName("restored under a clock 2s behind: the next holder's window starts inside the old holder's (the danger)")
     void laggingRestoreOverlaps() throws Exception {
-        assertThat(scenario("-2s", Duration.ZERO)).as("overlapping timestamps (ms)").isGreaterThan(0);
+        Outcome o = scenario("-2s", Duration.ZERO);
+        assertThat(Duration.between(o.next.floor(), o.old.ceiling())).as("window overlap").isPositive();
     }
 
     @Test
-    @DisplayName("restored on a server whose clock does not lag: no overlap")
+    @DisplayName("restored on a server whose clock does not lag: the next window starts at or after the old ceiling")
     void restoreOnGoodClock() throws Exception {
-        assertThat(scenario("+0s", Duration.ZERO)).isZero();
+        Outcome o = scenario("+0s", Duration.ZERO);
+        assertThat(o.next.floor()).isAfterOrEqualTo(o.old.ceiling());
     }
 
     @Test
-    @DisplayName("restored under a lagging clock, but clients wait one ttl plus tolerance: no overlap")
+    @DisplayName("restored under a lagging clock, clients started one ttl plus tolerance later: nothing below the old ceiling is usable")
     void laggingRestoreAfterWaiting() throws Exception {
-        assertThat(scenario("-2s", TTL.plus(TOLERANCE))).isZero();
+        Outcome o = scenario("-2s", TTL.plus(TOLERANCE));
+        assertThat(o.firstUsable).isAfterOrEqualTo(o.old.ceiling());
+    }
+
+    /** The old holder's last lease, the next holder's lease, and the first timestamp the next holder may stamp. */
+    private record Outcome(SlotLease old, SlotLease next, Instant firstUsable) {
     }
 
     /**
-     * A holder takes the only slot on the original server and may stamp until its guard stops it; the nodes are
-     * restored on a server with the given clock offset; after {@code wait} a new holder takes the slot there.
-     * Returns how many milliseconds of timestamps both holders were allowed to stamp.
+     * A holder takes the only slot on the original server and renews it once (so its latest window is only in
+     * the write's mtime, not in the data); the nodes are restored on a server with the given clock offset;
+     * after {@code wait} a new holder takes the slot there once it looks free.
      */
-    private long scenario(String restoreClock, Duration wait) throws Exception {
+    private Outcome scenario(String restoreClock, Duration wait) throws Exception {
         try (ForkedEnsemble original = ForkedEnsemble.standalone(ZooKeeperServers.PRIMARY);
              ForkedEnsemble restored = ForkedEnsemble.startWithClocks(ZooKeeperServers.PRIMARY, 1, 500,
                      Map.of(1, restoreClock))) {
-            Instant oldSent;
             SlotLease old;
             try (Store a = store(original)) {
                 a.slots().define("ns", 1, TOLERANCE);
-                oldSent = Instant.now();
-                old = a.slots().acquire("ns", "old-holder", TTL);
+                SlotLease first = a.slots().acquire("ns", "old-holder", TTL);
+                Instant renewAt = first.expiresAt().minus(TTL).plusSeconds(1);
+                await("a second to pass before the renew").atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(20)).until(() -> !Instant.now().isBefore(renewAt));
+                old = a.slots().renew(first);
             }
-            // the old holder may stamp [floor, ceiling) until ttl has passed since it sent the request
-            Instant oldStops = min(old.ceiling(), oldSent.plus(TTL));
-
             copyTree(original, restored, "/cosid");
             Instant restoredAt = Instant.now();
             await("the operator's wait").atMost(wait.plusSeconds(5)).pollInterval(Duration.ofMillis(20))
                     .until(() -> !Instant.now().isBefore(restoredAt.plus(wait)));
-
             try (Store c = store(restored)) {
-                Instant newSent = Instant.now();
+                Instant[] sent = new Instant[1];
                 SlotLease next = await("the slot to look free on the restored server").atMost(Duration.ofSeconds(20))
                         .pollInterval(Duration.ofMillis(50)).ignoreExceptions()
-                        .until(() -> c.slots().acquire("ns", "new-holder", TTL), l -> true);
+                        .until(() -> {
+                            sent[0] = Instant.now();
+                            return c.slots().acquire("ns", "new-holder", TTL);
+                        }, l -> true);
                 assertThat(next.fence()).isGreaterThan(old.fence());
-                // the new holder stamps real time from now on, inside its window, until its guard stops it
-                Instant newStarts = max(next.floor(), newSent);
-                Instant newStops = min(next.ceiling(), newSent.plus(TTL));
-                Instant overlapStart = max(newStarts, old.floor());
-                Instant overlapEnd = min(newStops, oldStops);
-                long overlap = Math.max(0, Duration.between(overlapStart, overlapEnd).toMillis());
-                System.out.println("restore under " + restoreClock + ", wait " + wait + ": old holder stamps until "
-                        + oldStops + ", new holder from " + newStarts + " (floor " + next.floor() + "): overlap "
-                        + overlap + "ms");
-                return overlap;
+                Instant firstUsable = max(next.floor(), sent[0]);
+                System.out.println("restore under " + restoreClock + ", wait " + wait + ": old window [" + old.floor()
+                        + ", " + old.ceiling() + "), new window [" + next.floor() + ", " + next.ceiling()
+                        + "), new holder's first usable timestamp " + firstUsable);
+                return new Outcome(old, next, firstUsable);
             }
         }
     }
@@ -115,10 +118,6 @@ class RestorePreconditionTest {
         for (String child : source.getChildren().forPath(path)) {
             copy(source, target, path + "/" + child);
         }
-    }
-
-    private static Instant min(Instant a, Instant b) {
-        return a.isBefore(b) ? a : b;
     }
 
     private static Instant max(Instant a, Instant b) {
