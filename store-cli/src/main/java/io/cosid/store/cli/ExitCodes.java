@@ -33,6 +33,12 @@ final class ExitCodes {
         return "error: " + e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
+    /** A command group called without one of its subcommands: a usage error that lists them. */
+    static picocli.CommandLine.ParameterException missingSubcommand(picocli.CommandLine.Model.CommandSpec spec) {
+        return new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: "
+                + spec.subcommands().keySet());
+    }
+
     /** A deliberate refusal or failed check, with its exit code and the reason. */
     static final class Refused extends RuntimeException {
         final int code;

@@ -25,8 +25,7 @@ final class RangesCommand implements Callable<Integer> {
     /** Without a subcommand: say which ones exist. */
     @Override
     public Integer call() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: "
-                + spec.subcommands().keySet());
+        throw ExitCodes.missingSubcommand(spec);
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List every key with next and sealed.")

@@ -27,8 +27,7 @@ final class SlotsCommand implements Callable<Integer> {
     /** Without a subcommand: say which ones exist. */
     @Override
     public Integer call() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: "
-                + spec.subcommands().keySet());
+        throw ExitCodes.missingSubcommand(spec);
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,

@@ -83,19 +83,7 @@ public final class ForkedEnsemble implements ZooKeeperServer {
      * @return the running ensemble
      */
     public static ForkedEnsemble start(String version, int size, int tickTime) {
-        ForkedEnsemble ensemble = new ForkedEnsemble(version, size, tickTime);
-        try {
-            for (Member m : ensemble.members) {
-                ensemble.launch(m);
-            }
-            for (Member m : ensemble.members) {
-                ensemble.awaitServing(m);
-            }
-            return ensemble;
-        } catch (RuntimeException | Error e) {
-            ensemble.close();
-            throw e;
-        }
+        return startWithClocks(version, size, tickTime, java.util.Map.of());
     }
 
     /**
