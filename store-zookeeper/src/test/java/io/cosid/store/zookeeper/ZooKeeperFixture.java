@@ -31,13 +31,32 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     private final String root = "/tck-" + UUID.randomUUID().toString().substring(0, 8);
     private final CuratorFramework admin;
     private final List<Store> opened = new ArrayList<>();
+    private final Map<String, String> storeOptions;
     /** A node outside the root that the fixture writes to read the server's clock. */
     private final String probe = root + "-probe";
 
     public ZooKeeperFixture(ZooKeeperServer server) {
+        this(server, Map.of());
+    }
+
+    /**
+     * A fixture whose stores get extra options (credentials, TLS); the admin client gets the same.
+     *
+     * @param server       the server
+     * @param storeOptions options added to every store's configuration
+     */
+    public ZooKeeperFixture(ZooKeeperServer server, Map<String, String> storeOptions) {
         this.server = server;
-        this.admin = CuratorFrameworkFactory.builder().connectString(server.connectString())
-                .retryPolicy(new RetryOneTime(100)).ensembleTracker(false).build();
+        this.storeOptions = Map.copyOf(storeOptions);
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder().connectString(server.connectString())
+                .retryPolicy(new RetryOneTime(100)).ensembleTracker(false);
+        if (storeOptions.containsKey("tls.trustStore.location")) {
+            builder.zkClientConfig(tlsClientConfig(storeOptions));
+        }
+        if (storeOptions.containsKey("auth.digest")) {
+            builder.authorization("digest", storeOptions.get("auth.digest").getBytes(StandardCharsets.UTF_8));
+        }
+        this.admin = builder.build();
         admin.start();
         try {
             if (!admin.blockUntilConnected(20, TimeUnit.SECONDS)) {
@@ -61,10 +80,37 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     }
 
     public StoreConfig config() {
-        return StoreConfig.of("tck", "zookeeper").withTimeout(Duration.ofSeconds(5))
+        StoreConfig c = StoreConfig.of("tck", "zookeeper").withTimeout(Duration.ofSeconds(5))
                 .withOption("connectString", server.connectString())
                 .withOption("root", root)
                 .withOption("sessionTimeout", "10s");
+        for (Map.Entry<String, String> e : storeOptions.entrySet()) {
+            c = c.withOption(e.getKey(), e.getValue());
+        }
+        return c;
+    }
+
+    /** The TLS store options for a TLS-only harness server. */
+    public static Map<String, String> tlsOptions(io.cosid.store.zookeeper.harness.TlsMaterial tls) {
+        return Map.of("tls.enabled", "true",
+                "tls.keyStore.location", tls.clientKeyStore().toString(), "tls.keyStore.password", tls.password(),
+                "tls.keyStore.type", "PKCS12",
+                "tls.trustStore.location", tls.trustStore().toString(), "tls.trustStore.password", tls.password(),
+                "tls.trustStore.type", "PKCS12");
+    }
+
+    private static org.apache.zookeeper.client.ZKClientConfig tlsClientConfig(Map<String, String> o) {
+        org.apache.zookeeper.client.ZKClientConfig c = new org.apache.zookeeper.client.ZKClientConfig();
+        c.setProperty(org.apache.zookeeper.client.ZKClientConfig.SECURE_CLIENT, "true");
+        c.setProperty(org.apache.zookeeper.client.ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
+                "org.apache.zookeeper.ClientCnxnSocketNetty");
+        c.setProperty("zookeeper.ssl.keyStore.location", o.get("tls.keyStore.location"));
+        c.setProperty("zookeeper.ssl.keyStore.password", o.get("tls.keyStore.password"));
+        c.setProperty("zookeeper.ssl.keyStore.type", "PKCS12");
+        c.setProperty("zookeeper.ssl.trustStore.location", o.get("tls.trustStore.location"));
+        c.setProperty("zookeeper.ssl.trustStore.password", o.get("tls.trustStore.password"));
+        c.setProperty("zookeeper.ssl.trustStore.type", "PKCS12");
+        return c;
     }
 
     @Override

@@ -26,6 +26,6 @@ final class ConditionalWrite {
         if (!needsClaim(version)) {
             return List.of(Op.setData(path, data, version));
         }
-        return List.of(ZkCalls.createOp(paths.wrapClaim(path, current), new byte[0]), Op.setData(path, data, -1));
+        return List.of(ZkCalls.createOp(paths.wrapClaim(path, current), new byte[0], paths.acl()), Op.setData(path, data, -1));
     }
 }

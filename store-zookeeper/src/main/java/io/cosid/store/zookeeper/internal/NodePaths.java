@@ -21,9 +21,20 @@ final class NodePaths {
     static final String CLOCK = ".clock";
 
     private final String root;
+    private final java.util.List<org.apache.zookeeper.data.ACL> acl;
 
     NodePaths(String root) {
+        this(root, org.apache.zookeeper.ZooDefs.Ids.OPEN_ACL_UNSAFE);
+    }
+
+    NodePaths(String root, java.util.List<org.apache.zookeeper.data.ACL> acl) {
         this.root = root;
+        this.acl = acl;
+    }
+
+    /** The ACL every node the store creates gets. */
+    java.util.List<org.apache.zookeeper.data.ACL> acl() {
+        return acl;
     }
 
     String root() {

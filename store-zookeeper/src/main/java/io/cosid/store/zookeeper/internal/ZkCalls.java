@@ -22,6 +22,7 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -94,9 +95,9 @@ final class ZkCalls {
         return f;
     }
 
-    static CompletableFuture<Reply> create(ZooKeeper zk, String path, byte[] data) {
+    static CompletableFuture<Reply> create(ZooKeeper zk, String path, byte[] data, List<ACL> acl) {
         CompletableFuture<Reply> f = new CompletableFuture<>();
-        zk.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT,
+        zk.create(path, data, acl, CreateMode.PERSISTENT,
                 (rc, p, ctx, name, stat) -> f.complete(new Reply(rc, p, null, stat, null, null)), null);
         return f;
     }
@@ -115,8 +116,8 @@ final class ZkCalls {
     }
 
     /** A create inside a multi that returns the new node's Stat (create2), so its mtime is known. */
-    static Op createOp(String path, byte[] data) {
-        return Op.create(path, data, CreateOptions.newBuilder(ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT).build());
+    static Op createOp(String path, byte[] data, List<ACL> acl) {
+        return Op.create(path, data, CreateOptions.newBuilder(acl, CreateMode.PERSISTENT).build());
     }
 
     // ---- round trips ----
@@ -192,14 +193,14 @@ final class ZkCalls {
     }
 
     /** Creates a node and the parents it lacks, with empty data; existing nodes are left as they are. */
-    void ensurePath(Deadline deadline, String path) {
+    void ensurePath(Deadline deadline, String path, List<ACL> acl) {
         for (int attempt = 0; ; attempt++) {
-            Reply r = once1(deadline, zk -> create(zk, path, new byte[0]));
+            Reply r = once1(deadline, zk -> create(zk, path, new byte[0], acl));
             if (r.ok() || r.is(Code.NODEEXISTS)) {
                 return;
             }
             if (r.is(Code.NONODE)) {
-                ensurePath(deadline, NodePaths.parent(path));
+                ensurePath(deadline, NodePaths.parent(path), acl);
                 attempt--;
             } else if (r.connectionProblem()) {
                 backOff(deadline, attempt, r);

@@ -17,7 +17,10 @@ record ZooKeeperOptions(
         Duration retryBaseSleep,
         int retryMaxRetries,
         Duration retryMaxSleep,
-        String root) {
+        String root,
+        String authDigest,
+        boolean creatorAcl,
+        java.util.Map<String, String> tls) {
 
     static final String CONNECT_STRING = "connectString";
     static final String SESSION_TIMEOUT = "sessionTimeout";
@@ -27,11 +30,17 @@ record ZooKeeperOptions(
     static final String RETRY_MAX_RETRIES = "retry.maxRetries";
     static final String RETRY_MAX_SLEEP = "retry.maxSleep";
     static final String ROOT = "root";
+    static final String AUTH_DIGEST = "auth.digest";
+    static final String ACL = "acl";
+    static final String TLS_ENABLED = "tls.enabled";
+    static final java.util.List<String> TLS_STORES = java.util.List.of("tls.keyStore.location", "tls.keyStore.password",
+            "tls.keyStore.type", "tls.trustStore.location", "tls.trustStore.password", "tls.trustStore.type");
 
     /** Options that only make sense when the store builds its own client. */
-    static final Set<String> CLIENT_OPTIONS =
-            Set.of(CONNECT_STRING, SESSION_TIMEOUT, CONNECTION_TIMEOUT, BLOCK_UNTIL_CONNECTED_WAIT);
-    static final Set<String> STORE_OPTIONS = Set.of(RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, RETRY_MAX_SLEEP, ROOT);
+    static final Set<String> CLIENT_OPTIONS = union(
+            Set.of(CONNECT_STRING, SESSION_TIMEOUT, CONNECTION_TIMEOUT, BLOCK_UNTIL_CONNECTED_WAIT, AUTH_DIGEST, TLS_ENABLED),
+            Set.copyOf(TLS_STORES));
+    static final Set<String> STORE_OPTIONS = Set.of(RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, RETRY_MAX_SLEEP, ROOT, ACL);
 
     static ZooKeeperOptions parse(StoreConfig config, boolean ownClient) {
         if (ownClient) {
@@ -59,7 +68,81 @@ record ZooKeeperOptions(
                 config.durationOption(RETRY_BASE_SLEEP, Duration.ofMillis(100)),
                 config.intOption(RETRY_MAX_RETRIES, 5, 0, 29),
                 config.durationOption(RETRY_MAX_SLEEP, Duration.ofMillis(500)),
-                root(config));
+                root(config),
+                authDigest(config),
+                creatorAcl(config, ownClient),
+                tls(config));
+    }
+
+    /** {@code user:password} for ZooKeeper's digest scheme, or null. */
+    private static String authDigest(StoreConfig config) {
+        String digest = config.option(AUTH_DIGEST, null);
+        if (digest != null) {
+            int colon = digest.indexOf(':');
+            if (colon <= 0 || colon == digest.length() - 1) {
+                throw new IllegalArgumentException(config.optionPath(AUTH_DIGEST)
+                        + " must be user:password with both parts non-empty");
+            }
+        }
+        return digest;
+    }
+
+    /**
+     * The ACL of every node the store creates: {@code creator} (only the identity that created it may read
+     * or write it), or {@code open} (anyone). The default is creator when credentials are configured, open
+     * otherwise. With a caller's client, creator relies on the client's own authentication.
+     */
+    private static boolean creatorAcl(StoreConfig config, boolean ownClient) {
+        boolean credentials = config.option(AUTH_DIGEST, null) != null;
+        String acl = config.option(ACL, credentials ? "creator" : "open");
+        return switch (acl) {
+            case "open" -> false;
+            case "creator" -> {
+                if (ownClient && !credentials) {
+                    throw new IllegalArgumentException(config.optionPath(ACL) + " = creator needs credentials: set "
+                            + config.optionPath(AUTH_DIGEST) + " to user:password");
+                }
+                yield true;
+            }
+            default -> throw new IllegalArgumentException(config.optionPath(ACL) + " must be open or creator, got '"
+                    + acl + "'");
+        };
+    }
+
+    /** TLS settings by option key; empty when TLS is off. */
+    private static java.util.Map<String, String> tls(StoreConfig config) {
+        String enabled = config.option(TLS_ENABLED, "false");
+        if (!enabled.equals("true") && !enabled.equals("false")) {
+            throw new IllegalArgumentException(config.optionPath(TLS_ENABLED) + " must be true or false, got '"
+                    + enabled + "'");
+        }
+        java.util.Map<String, String> tls = new java.util.TreeMap<>();
+        for (String key : TLS_STORES) {
+            String value = config.option(key, null);
+            if (value != null) {
+                tls.put(key, value);
+            }
+        }
+        if (enabled.equals("false")) {
+            if (!tls.isEmpty()) {
+                throw new IllegalArgumentException(config.optionPath(TLS_ENABLED) + " must be true when "
+                        + tls.keySet() + " are set");
+            }
+            return java.util.Map.of();
+        }
+        for (String required : java.util.List.of("tls.trustStore.location")) {
+            if (!tls.containsKey(required)) {
+                throw new IllegalArgumentException(config.optionPath(required) + " is required with "
+                        + config.optionPath(TLS_ENABLED) + " = true");
+            }
+        }
+        for (String key : java.util.List.of("tls.keyStore.location", "tls.trustStore.location")) {
+            if (tls.containsKey(key) && !java.nio.file.Files.isReadable(java.nio.file.Path.of(tls.get(key)))) {
+                throw new IllegalArgumentException(config.optionPath(key) + " '" + tls.get(key)
+                        + "' is not a readable file");
+            }
+        }
+        return java.util.Collections.unmodifiableMap(tls);
     }
 
     private static String root(StoreConfig config) {

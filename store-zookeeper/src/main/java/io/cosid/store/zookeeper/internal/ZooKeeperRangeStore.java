@@ -195,7 +195,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         byte[] data = RangeCodec.encode(next);
         Reply r;
         if (current == null) {
-            r = zk.once1(deadline, h -> ZkCalls.create(h, path, data));
+            r = zk.once1(deadline, h -> ZkCalls.create(h, path, data, paths.acl()));
         } else if (!ConditionalWrite.needsClaim(current.version())) {
             r = zk.once1(deadline, h -> ZkCalls.setData(h, path, data, current.version()));
         } else {
@@ -215,7 +215,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         seen.remove(key);
         if (r.is(Code.NONODE)) {
             // a parent is missing (first key under a new prefix, or the claim root at the wrap)
-            zk.ensurePath(deadline, current == null ? NodePaths.parent(path) : paths.wrapRoot());
+            zk.ensurePath(deadline, current == null ? NodePaths.parent(path) : paths.wrapRoot(), paths.acl());
             return false;
         }
         if (r.is(Code.BADVERSION) || r.is(Code.NODEEXISTS) || r.connectionProblem()) {

@@ -100,10 +100,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             Reply w;
             if (r.is(Code.NONODE)) {
                 w = zk.once1(deadline, h -> ZkCalls.multi(h, List.of(
-                        ZkCalls.createOp(path, NamespaceCodec.encode(requested)),
-                        ZkCalls.createOp(paths.clock(namespace), new byte[0]))));
+                        ZkCalls.createOp(path, NamespaceCodec.encode(requested), paths.acl()),
+                        ZkCalls.createOp(paths.clock(namespace), new byte[0], paths.acl()))));
                 if (w.is(Code.NONODE)) {
-                    zk.ensurePath(deadline, paths.slotRoot());
+                    zk.ensurePath(deadline, paths.slotRoot(), paths.acl());
                     continue;
                 }
             } else if (r.ok()) {
@@ -115,7 +115,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     throw new NamespaceConflictException(current, requested, "the limit can only be raised");
                 }
                 if (limit == current.limit()) {
-                    zk.ensurePath(deadline, paths.owners(namespace));
+                    zk.ensurePath(deadline, paths.owners(namespace), paths.acl());
                     return current;
                 }
                 w = conditionalWrite(deadline, path, r.stat().getVersion(), r.data(), NamespaceCodec.encode(requested));
@@ -123,11 +123,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 throw zk.unexpected(deadline, r);
             }
             if (w.ok()) {
-                zk.ensurePath(deadline, paths.owners(namespace));
+                zk.ensurePath(deadline, paths.owners(namespace), paths.acl());
                 return requested;
             }
             if (w.is(Code.NONODE)) {
-                zk.ensurePath(deadline, paths.wrapRoot());
+                zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
             } else if (!(w.is(Code.NODEEXISTS) || w.is(Code.BADVERSION) || w.connectionProblem())) {
                 throw zk.unexpected(deadline, w);
             }
@@ -205,7 +205,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             byte[] indexData = OwnerIndexCodec.encode(OwnerIndexCodec.prepend(chosen[0], owned), nonce);
             List<Op> ops = new ArrayList<>(writeSlotOps(slotPath, slot, termData));
             int slotOps = ops.size();
-            ops.addAll(index.is(Code.NONODE) ? List.of(ZkCalls.createOp(ownerPath, indexData))
+            ops.addAll(index.is(Code.NONODE) ? List.of(ZkCalls.createOp(ownerPath, indexData, paths.acl()))
                     : ConditionalWrite.ops(paths, ownerPath, index.stat().getVersion(), index.data(), indexData));
             Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
             if (w.ok()) {
@@ -218,8 +218,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     return mine.data().lease(ns, chosen[0], mine.mtime());
                 }
             } else if (w.is(Code.NONODE)) {
-                zk.ensurePath(deadline, paths.owners(ns));
-                zk.ensurePath(deadline, paths.wrapRoot());
+                zk.ensurePath(deadline, paths.owners(ns), paths.acl());
+                zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
             } else if (!(w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS))) {
                 throw zk.unexpected(deadline, w);
             }
@@ -416,7 +416,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             return readBack(deadline, lease.namespace(), lease.slot(), next.nonce());
         }
         if (w.is(Code.NONODE)) {
-            zk.ensurePath(deadline, paths.wrapRoot());
+            zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
             return null;
         }
         if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
@@ -453,7 +453,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             }
             written.remove(path);
             if (w.is(Code.NONODE)) {
-                zk.ensurePath(deadline, paths.wrapRoot());
+                zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
             } else if (!(w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS) || w.connectionProblem())) {
                 throw zk.unexpected(deadline, w);
             }
@@ -505,7 +505,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     /** The operations that write a slot: create a node that does not exist, else compare-and-set it. */
     private List<Op> writeSlotOps(String path, Seen current, byte[] data) {
-        return current.absent() ? List.of(ZkCalls.createOp(path, data))
+        return current.absent() ? List.of(ZkCalls.createOp(path, data, paths.acl()))
                 : ConditionalWrite.ops(paths, path, current.version(), current.raw(), data);
     }
 

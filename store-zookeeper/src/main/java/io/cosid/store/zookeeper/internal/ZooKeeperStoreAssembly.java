@@ -30,15 +30,21 @@ public final class ZooKeeperStoreAssembly {
      */
     public static Store open(StoreConfig config) {
         ZooKeeperOptions options = ZooKeeperOptions.parse(config, true);
-        CuratorFramework client = CuratorFrameworkFactory.builder()
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(options.connectString())
                 .sessionTimeoutMs(millis(options.sessionTimeout()))
                 .connectionTimeoutMs(millis(options.connectionTimeout()))
                 .retryPolicy(new BoundedExponentialBackoffRetry(millis(options.retryBaseSleep()),
                         millis(options.retryMaxSleep()), options.retryMaxRetries()))
                 // the connect string is the operator's; do not let /zookeeper/config rewrite it (NAT, chroot)
-                .ensembleTracker(false)
-                .build();
+                .ensembleTracker(false);
+        if (options.authDigest() != null) {
+            builder.authorization("digest", options.authDigest().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (!options.tls().isEmpty()) {
+            builder.zkClientConfig(tlsConfig(options.tls()));
+        }
+        CuratorFramework client = builder.build();
         client.start();
         try {
             if (!client.blockUntilConnected(millis(options.blockUntilConnectedWait()), TimeUnit.MILLISECONDS)) {
@@ -70,6 +76,29 @@ public final class ZooKeeperStoreAssembly {
                     + " got " + (client == null ? "null" : client.getState()));
         }
         return DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.BORROWED).store();
+    }
+
+    /** The ZooKeeper client's TLS settings: a Netty socket, secure, with the given key and trust stores. */
+    private static org.apache.zookeeper.client.ZKClientConfig tlsConfig(java.util.Map<String, String> tls) {
+        org.apache.zookeeper.client.ZKClientConfig c = new org.apache.zookeeper.client.ZKClientConfig();
+        c.setProperty(org.apache.zookeeper.client.ZKClientConfig.SECURE_CLIENT, "true");
+        c.setProperty(org.apache.zookeeper.client.ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
+                "org.apache.zookeeper.ClientCnxnSocketNetty");
+        try (org.apache.zookeeper.common.ClientX509Util x509 = new org.apache.zookeeper.common.ClientX509Util()) {
+            put(c, x509.getSslKeystoreLocationProperty(), tls.get("tls.keyStore.location"));
+            put(c, x509.getSslKeystorePasswdProperty(), tls.get("tls.keyStore.password"));
+            put(c, x509.getSslKeystoreTypeProperty(), tls.get("tls.keyStore.type"));
+            put(c, x509.getSslTruststoreLocationProperty(), tls.get("tls.trustStore.location"));
+            put(c, x509.getSslTruststorePasswdProperty(), tls.get("tls.trustStore.password"));
+            put(c, x509.getSslTruststoreTypeProperty(), tls.get("tls.trustStore.type"));
+        }
+        return c;
+    }
+
+    private static void put(org.apache.zookeeper.client.ZKClientConfig c, String key, String value) {
+        if (value != null) {
+            c.setProperty(key, value);
+        }
     }
 
     private static int millis(Duration d) {

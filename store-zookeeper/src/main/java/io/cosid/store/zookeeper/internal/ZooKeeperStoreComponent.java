@@ -37,7 +37,9 @@ interface ZooKeeperStoreComponent {
         static NodePaths paths(ZooKeeperOptions options, CuratorFramework client) {
             String namespace = client.getNamespace();
             return new NodePaths(namespace == null || namespace.isEmpty()
-                    ? options.root() : "/" + namespace + options.root());
+                    ? options.root() : "/" + namespace + options.root(),
+                    options.creatorAcl() ? org.apache.zookeeper.ZooDefs.Ids.CREATOR_ALL_ACL
+                            : org.apache.zookeeper.ZooDefs.Ids.OPEN_ACL_UNSAFE);
         }
     }
 }

@@ -48,6 +48,8 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     private final int tickTime;
     /** Per member id, a libfaketime offset such as "-3s" that its wall clock runs at, or absent. */
     private final java.util.Map<Integer, String> clockOffsets = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Set for a TLS-only server: no plain client port, only a secure one. */
+    private TlsMaterial tls;
     private final Thread shutdownHook = new Thread(this::killAll, "zookeeper-ensemble-shutdown");
 
     private ForkedEnsemble(String version, int size, int tickTime) {
@@ -112,6 +114,38 @@ public final class ForkedEnsemble implements ZooKeeperServer {
             ensemble.close();
             throw e;
         }
+    }
+
+    /**
+     * Starts a standalone server that accepts TLS only (a secure client port, no plain one), with certificates
+     * made by the JDK's keytool; clients must present the client certificate.
+     *
+     * @param version the server version
+     * @return the running server
+     */
+    public static ForkedEnsemble tlsStandalone(String version) {
+        ForkedEnsemble ensemble = new ForkedEnsemble(version, 1, 500);
+        try {
+            ensemble.tls = TlsMaterial.generate(Files.createDirectories(ensemble.root.resolve("tls")));
+            ensemble.launch(ensemble.members.get(0));
+            ensemble.awaitServing(ensemble.members.get(0));
+            return ensemble;
+        } catch (IOException e) {
+            ensemble.close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException | Error e) {
+            ensemble.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The TLS material of a TLS-only server.
+     *
+     * @return the key and trust stores, or null for a plain server
+     */
+    public TlsMaterial tls() {
+        return tls;
     }
 
     /**
@@ -270,11 +304,21 @@ public final class ForkedEnsemble implements ZooKeeperServer {
                     .append("tickTime=").append(tickTime).append('\n')
                     .append("initLimit=10\nsyncLimit=5\n")
                     .append("dataDir=").append(data).append('\n')
-                    .append("clientPort=").append(m.clientPort).append('\n')
-                    .append("clientPortAddress=127.0.0.1\n")
+                    .append(tls == null ? "clientPort=" : "secureClientPort=").append(m.clientPort).append('\n')
+                    .append(tls == null ? "clientPortAddress=127.0.0.1\n" : "secureClientPortAddress=127.0.0.1\n")
                     .append("admin.enableServer=false\n")
                     .append("4lw.commands.whitelist=srvr,ruok,mntr,stat\n")
                     .append("maxClientCnxns=0\n");
+            if (tls != null) {
+                // unknown keys become zookeeper.* system properties of the server
+                cfg.append("serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory\n")
+                        .append("ssl.keyStore.location=").append(tls.serverKeyStore()).append('\n')
+                        .append("ssl.keyStore.password=").append(tls.password()).append('\n')
+                        .append("ssl.keyStore.type=PKCS12\n")
+                        .append("ssl.trustStore.location=").append(tls.trustStore()).append('\n')
+                        .append("ssl.trustStore.password=").append(tls.password()).append('\n')
+                        .append("ssl.trustStore.type=PKCS12\n");
+            }
             if (members.size() > 1) {
                 for (Member peer : members) {
                     cfg.append("server.").append(peer.id).append("=127.0.0.1:").append(peer.peerPort).append(':')
@@ -313,7 +357,8 @@ public final class ForkedEnsemble implements ZooKeeperServer {
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(50))
                 .failFast("the server process exited; see " + m.dir.resolve("server.log"), () -> !m.process.isAlive())
-                .until(() -> FourLetterWords.mode(m.clientPort).isPresent());
+                .until(() -> (tls == null ? FourLetterWords.mode(m.clientPort)
+                        : FourLetterWords.mode(m.clientPort, tls.clientContext())).isPresent());
     }
 
     /**

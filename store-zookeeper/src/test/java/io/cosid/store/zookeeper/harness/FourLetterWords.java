@@ -27,7 +27,19 @@ public final class FourLetterWords {
      * @return the answer, or empty when the server does not answer
      */
     public static Optional<String> send(int port, String command) {
-        try (Socket socket = new Socket()) {
+        return send(port, command, null);
+    }
+
+    /**
+     * Sends a command over TLS when a context is given.
+     *
+     * @param port    the client port on 127.0.0.1
+     * @param command e.g. srvr
+     * @param tls     the client's SSL context, or null for plain TCP
+     * @return the answer, or empty when the server does not answer
+     */
+    public static Optional<String> send(int port, String command, javax.net.ssl.SSLContext tls) {
+        try (Socket socket = tls == null ? new Socket() : tls.getSocketFactory().createSocket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
             socket.setSoTimeout(2000);
             OutputStream out = socket.getOutputStream();
@@ -48,7 +60,18 @@ public final class FourLetterWords {
      * @return the mode, or empty while the server does not serve
      */
     public static Optional<String> mode(int port) {
-        return send(port, "srvr").map(MODE::matcher).filter(Matcher::find).map(m -> m.group(1));
+        return mode(port, null);
+    }
+
+    /**
+     * The server's mode over TLS.
+     *
+     * @param port the secure client port
+     * @param tls  the client's SSL context
+     * @return the mode, or empty while the server does not serve
+     */
+    public static Optional<String> mode(int port, javax.net.ssl.SSLContext tls) {
+        return send(port, "srvr", tls).map(MODE::matcher).filter(Matcher::find).map(m -> m.group(1));
     }
 
     /**

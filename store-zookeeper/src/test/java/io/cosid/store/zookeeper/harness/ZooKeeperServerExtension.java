@@ -10,10 +10,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class ZooKeeperServerExtension implements BeforeAllCallback {
 
     private final String version;
+    private final boolean tls;
     private volatile ZooKeeperServer server;
 
-    private ZooKeeperServerExtension(String version) {
+    private ZooKeeperServerExtension(String version, boolean tls) {
         this.version = version;
+        this.tls = tls;
     }
 
     /**
@@ -22,7 +24,7 @@ public final class ZooKeeperServerExtension implements BeforeAllCallback {
      * @return the extension
      */
     public static ZooKeeperServerExtension primary() {
-        return new ZooKeeperServerExtension(ZooKeeperServers.PRIMARY);
+        return new ZooKeeperServerExtension(ZooKeeperServers.PRIMARY, false);
     }
 
     /**
@@ -31,12 +33,21 @@ public final class ZooKeeperServerExtension implements BeforeAllCallback {
      * @return the extension
      */
     public static ZooKeeperServerExtension legacy() {
-        return new ZooKeeperServerExtension(ZooKeeperServers.LEGACY);
+        return new ZooKeeperServerExtension(ZooKeeperServers.LEGACY, false);
+    }
+
+    /**
+     * A TLS-only server of the 3.9 line.
+     *
+     * @return the extension
+     */
+    public static ZooKeeperServerExtension tls() {
+        return new ZooKeeperServerExtension(ZooKeeperServers.PRIMARY, true);
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        server = ZooKeeperServers.standalone(context, version);
+        server = tls ? ZooKeeperServers.tls(context) : ZooKeeperServers.standalone(context, version);
     }
 
     /**

@@ -47,6 +47,24 @@ public final class ZooKeeperServers {
     }
 
     /**
+     * The shared TLS-only standalone server of the primary version, started if needed.
+     *
+     * @param context any extension context of the running test
+     * @return the running server
+     */
+    public static ForkedEnsemble tls(ExtensionContext context) {
+        return (ForkedEnsemble) STANDALONE.computeIfAbsent("tls-" + PRIMARY, v -> {
+            ForkedEnsemble server = ForkedEnsemble.tlsStandalone(PRIMARY);
+            context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+                    .put("zookeeper-" + v, (ExtensionContext.Store.CloseableResource) () -> {
+                        STANDALONE.remove(v);
+                        server.close();
+                    });
+            return server;
+        });
+    }
+
+    /**
      * Whether a Docker engine is reachable, checked without side effects when plainly absent.
      *
      * @return true when Testcontainers can run containers here

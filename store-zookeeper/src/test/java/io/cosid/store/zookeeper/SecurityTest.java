@@ -1,0 +1,172 @@
+package io.cosid.store.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreException;
+import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.zookeeper.harness.ForkedEnsemble;
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Digest authentication with creator-only ACLs, and TLS, against real servers. */
+@DisplayName("ZooKeeper security")
+class SecurityTest {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension TLS = ZooKeeperServerExtension.tls();
+
+    private static StoreConfig config(String root, String digest) {
+        StoreConfig c = StoreConfig.of("secure", "zookeeper").withTimeout(Duration.ofSeconds(3))
+                .withOption("connectString", SERVER.server().connectString()).withOption("root", root);
+        return digest == null ? c : c.withOption("auth.digest", digest);
+    }
+
+    private static CuratorFramework client(String digest) throws InterruptedException {
+        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
+                .connectString(SERVER.server().connectString()).retryPolicy(new RetryOneTime(50));
+        if (digest != null) {
+            b.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
+        }
+        CuratorFramework c = b.build();
+        c.start();
+        assertThat(c.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
+        return c;
+    }
+
+    @Nested
+    @DisplayName("with credentials (auth.digest), every node the store creates is the store's alone")
+    class Acl {
+
+        private final String root = "/secure-" + UUID.randomUUID().toString().substring(0, 8);
+
+        private void populate() {
+            try (Store store = ZooKeeperStores.open(config(root, "store:secret"))) {
+                store.ranges().acquire("orders", 10);
+                store.slots().define("workers", 4, Duration.ofMillis(100));
+                store.slots().acquire("workers", "host-1", Duration.ofMinutes(1));
+            }
+        }
+
+        @ParameterizedTest(name = "client credentials {0}")
+        @CsvSource(value = {"none", "intruder:secret", "store:wrong"}, nullValues = "none")
+        @DisplayName("a client without or with wrong credentials can neither read nor change any store node")
+        void strangersLockedOut(String digest) throws Exception {
+            populate();
+            try (CuratorFramework stranger = client(digest); CuratorFramework owner = client("store:secret")) {
+                for (String node : List.of(root, root + "/range/orders", root + "/slot/workers",
+                        root + "/slot/workers/0", root + "/owner/workers/host-1")) {
+                    assertThat(owner.getACL().forPath(node)).as(node).hasSize(1)
+                            .allSatisfy(acl -> assertThat(acl.getId().getScheme()).isEqualTo("digest"));
+                    byte[] before = owner.getData().forPath(node);
+                    assertThatThrownBy(() -> stranger.getData().forPath(node)).as("read " + node)
+                            .isInstanceOf(KeeperException.NoAuthException.class);
+                    assertThatThrownBy(() -> stranger.setData().forPath(node, new byte[] {1})).as("write " + node)
+                            .isInstanceOf(KeeperException.NoAuthException.class);
+                    assertThatThrownBy(() -> stranger.delete().forPath(node + "/x")).as("delete under " + node)
+                            .isInstanceOf(KeeperException.class);
+                    assertThat(owner.getData().forPath(node)).isEqualTo(before);
+                }
+                assertThatThrownBy(() -> stranger.getChildren().forPath(root))
+                        .isInstanceOf(KeeperException.NoAuthException.class);
+            }
+        }
+
+        @Test
+        @DisplayName("a store with the wrong credentials gets a clear NoAuth error and changes nothing")
+        void misconfiguredStore() {
+            populate();
+            try (Store wrong = ZooKeeperStores.open(config(root, "store:wrong"));
+                 Store right = ZooKeeperStores.open(config(root, "store:secret"))) {
+                assertThatThrownBy(() -> wrong.ranges().acquire("orders", 1)).isInstanceOf(StoreException.class)
+                        .hasMessageContaining("not authorized").hasMessageContaining(root + "/range/orders");
+                assertThatThrownBy(() -> wrong.slots().acquire("workers", "host-2", Duration.ofSeconds(1)))
+                        .isInstanceOf(StoreException.class).hasMessageContaining("not authorized");
+                assertThat(right.ranges().peek("orders").orElseThrow().next()).isEqualTo(10);
+                assertThat(right.ranges().acquire("orders", 1).start()).isEqualTo(10);
+            }
+        }
+
+        @Test
+        @DisplayName("without credentials the documented default is open: anyone may read")
+        void openByDefault() throws Exception {
+            try (Store store = ZooKeeperStores.open(config(root, null)); CuratorFramework anyone = client(null)) {
+                store.ranges().acquire("orders", 3);
+                assertThat(anyone.getACL().forPath(root + "/range/orders")).isEqualTo(ZooDefs.Ids.OPEN_ACL_UNSAFE);
+            }
+        }
+
+        @ParameterizedTest(name = "{0} = {1}")
+        @CsvSource(delimiter = '|', value = {
+                "acl|creator|needs credentials",
+                "acl|everyone|must be open or creator",
+                "auth.digest|nopassword|must be user:password",
+                "auth.digest|:x|must be user:password"})
+        @DisplayName("bad security options are errors naming the key")
+        void badOptions(String key, String value, String message) {
+            assertThatThrownBy(() -> ZooKeeperStores.open(config(root, null).withOption(key, value)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cosid.stores.secure.options." + key)
+                    .hasMessageContaining(message);
+        }
+    }
+
+    @Nested
+    @DisplayName("TLS")
+    class Tls {
+
+        @Test
+        @DisplayName("a TLS-only server refuses a plain client: StoreUnavailableException")
+        void plainClientRefused() {
+            assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("plain", "zookeeper")
+                    .withOption("connectString", TLS.server().connectString())
+                    .withOption("blockUntilConnectedWait", "2s")))
+                    .isInstanceOf(StoreUnavailableException.class);
+        }
+
+        @Test
+        @DisplayName("a store with the client's key and trust stores works over TLS")
+        void tlsClientWorks() {
+            Map<String, String> tls = ZooKeeperFixture.tlsOptions(((ForkedEnsemble) TLS.server()).tls());
+            StoreConfig c = StoreConfig.of("tls", "zookeeper").withOption("connectString", TLS.server().connectString())
+                    .withOption("root", "/tls-" + UUID.randomUUID().toString().substring(0, 8));
+            for (Map.Entry<String, String> e : tls.entrySet()) {
+                c = c.withOption(e.getKey(), e.getValue());
+            }
+            try (Store store = ZooKeeperStores.open(c)) {
+                assertThat(store.ranges().acquire("k", 5).end()).isEqualTo(5);
+            }
+        }
+
+        @ParameterizedTest(name = "{0} = {1}")
+        @CsvSource(delimiter = '|', value = {
+                "tls.enabled|yes|must be true or false",
+                "tls.keyStore.location|/nonexistent.p12|must be true when",
+                "tls.enabled|true|tls.trustStore.location is required"})
+        @DisplayName("bad TLS options are errors naming the key")
+        void badOptions(String key, String value, String message) {
+            assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("tls", "zookeeper").withOption(key, value)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+        }
+    }
+}
