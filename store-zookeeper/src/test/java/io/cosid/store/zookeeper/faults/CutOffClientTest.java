@@ -1,0 +1,98 @@
+package io.cosid.store.zookeeper.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.cosid.store.Range;
+import io.cosid.store.SlotLease;
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreException;
+import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.tck.HistoryChecker;
+import io.cosid.store.tck.HistoryRecorder;
+import io.cosid.store.zookeeper.ZooKeeperStores;
+import io.cosid.store.zookeeper.harness.ForkedEnsemble;
+import io.cosid.store.zookeeper.harness.ZooKeeperProxy;
+import io.cosid.store.zookeeper.harness.ZooKeeperServers;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scenario 3: a client cut off mid-write by a TCP proxy: the server applies the write, the reply never
+ * arrives. Unknown outcomes become gaps for ranges and read-backs for leases, never duplicates.
+ */
+@DisplayName("Fault 3: client cut off mid-write")
+class CutOffClientTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(3);
+    private final ForkedEnsemble server = ForkedEnsemble.standalone(ZooKeeperServers.PRIMARY);
+    private final ZooKeeperProxy proxy = new ZooKeeperProxy(server.clientPort(1));
+    private final HistoryRecorder recorder = new HistoryRecorder();
+    private final Store store = ZooKeeperStores.open(StoreConfig.of("cutoff", "zookeeper").withTimeout(TIMEOUT)
+            .withOption("connectString", proxy.connectString())
+            .withOption("sessionTimeout", "10s")
+            .withOption("retry.baseSleepTime", "20ms")
+            .withOption("retry.maxRetries", "29"));
+
+    @AfterEach
+    void close() {
+        store.close();
+        proxy.close();
+        server.close();
+    }
+
+    @Test
+    @DisplayName("dropped replies: a range write becomes a gap, a lease write is read back, nothing is duplicated")
+    void droppedReplies() {
+        int rounds = Soak.scale(3, 300);
+        store.slots().define("workers", 2, Duration.ofMillis(100));
+        for (int r = 0; r < rounds; r++) {
+            Range before = recorder.acquire(store.ranges(), "orders", 10);
+            proxy.dropReplyToNext(ZooKeeperProxy.SET_DATA);
+            Range after = recorder.acquire(store.ranges(), "orders", 10);
+            assertThat(after.start()).as("the write whose reply was lost is abandoned: a gap of one range")
+                    .isEqualTo(before.end() + 10);
+
+            proxy.dropReplyToNext(ZooKeeperProxy.MULTI);
+            SlotLease lease = recorder.acquire(store.slots(), "workers", "holder-" + r, Duration.ofSeconds(20), 2);
+            SlotLease seen = store.slots().inspect("workers").slots().stream()
+                    .filter(v -> v.slot() == lease.slot()).findFirst()
+                    .map(v -> new SlotLease("workers", v.slot(), v.ownerKey(), v.fence(), v.incarnation(), v.floor(),
+                            v.expiresAt(), v.ceiling(), v.ttl(), lease.tolerance())).orElseThrow();
+            assertThat(seen.fence()).as("the read-back found its own term; no second term").isEqualTo(lease.fence());
+            assertThat(seen.ownerKey()).isEqualTo(lease.ownerKey());
+
+            proxy.dropReplyToNext(ZooKeeperProxy.SET_DATA);
+            SlotLease renewed = recorder.renew(store.slots(), lease);
+            assertThat(renewed.fence()).isEqualTo(lease.fence());
+            recorder.release(store.slots(), renewed);
+        }
+        assertThat(proxy.dropped()).isGreaterThanOrEqualTo(3 * rounds);
+        HistoryChecker.Report report = HistoryChecker.check(recorder.events());
+        FaultFigures.report("cut-off (dropped replies)", recorder.events().size(), proxy.dropped(), 0, report);
+        report.assertValid();
+        assertThat(report.gaps()).isEqualTo(10L * rounds);
+    }
+
+    @Test
+    @DisplayName("blackholed: operations end with StoreTimeoutException in the budget; after reset, work resumes")
+    void blackholeAndReset() {
+        Range before = recorder.acquire(store.ranges(), "orders", 10);
+        proxy.blackhole(true);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> recorder.acquire(store.ranges(), "orders", 10)).isInstanceOf(StoreTimeoutException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.plusMillis(700));
+        proxy.blackhole(false);
+        proxy.resetAll();
+        Range after = await("work to resume").atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(StoreException.class)
+                .until(() -> recorder.acquire(store.ranges(), "orders", 10), x -> true);
+        assertThat(after.start()).isGreaterThanOrEqualTo(before.end());
+        HistoryChecker.Report report = HistoryChecker.check(recorder.events());
+        FaultFigures.report("cut-off (blackhole, reset)", recorder.events().size(), 2, 0, report);
+        report.assertValid();
+    }
+}

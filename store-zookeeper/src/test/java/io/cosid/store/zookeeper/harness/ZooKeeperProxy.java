@@ -1,0 +1,183 @@
+package io.cosid.store.zookeeper.harness;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A TCP proxy between clients and one ZooKeeper server that understands just enough of ZooKeeper's framing
+ * (a 4-byte length, then {@code xid,type} on requests and {@code xid,zxid,err} on replies, after the
+ * unframed-header connect handshake) to cut a client off at the worst moment: after the server applied a
+ * chosen write, before its reply arrives. Also blackholes (stops forwarding) and resets connections.
+ */
+public final class ZooKeeperProxy implements AutoCloseable {
+
+    /** ZooKeeper's request opcodes this proxy is used with. */
+    public static final int SET_DATA = 5;
+    /** A write multi (read-only multis are opcode 22). */
+    public static final int MULTI = 14;
+    /** create2, as the store's range creates use. */
+    public static final int CREATE2 = 15;
+
+    private final ServerSocket listener;
+    private final InetSocketAddress target;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private final AtomicInteger dropNextOf = new AtomicInteger(-1);
+    private final AtomicInteger dropped = new AtomicInteger();
+    private volatile boolean blackhole;
+    private volatile boolean closed;
+
+    /**
+     * Starts a proxy on a free loopback port.
+     *
+     * @param targetPort the server's client port on 127.0.0.1
+     */
+    public ZooKeeperProxy(int targetPort) {
+        try {
+            this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        this.target = new InetSocketAddress("127.0.0.1", targetPort);
+        Thread acceptor = new Thread(this::accept, "zk-proxy-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /**
+     * The address clients connect to.
+     *
+     * @return 127.0.0.1:port
+     */
+    public String connectString() {
+        return "127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /**
+     * Lets the next request with this opcode through to the server, then cuts that client's connection
+     * instead of delivering the reply: the write is applied, the client sees ConnectionLoss.
+     *
+     * @param opcode e.g. {@link #SET_DATA} or {@link #MULTI}
+     */
+    public void dropReplyToNext(int opcode) {
+        dropNextOf.set(opcode);
+    }
+
+    /**
+     * How many replies were dropped so far.
+     *
+     * @return the count
+     */
+    public int dropped() {
+        return dropped.get();
+    }
+
+    /**
+     * Stops or resumes forwarding in both directions, without closing anything.
+     *
+     * @param on true to stop forwarding
+     */
+    public void blackhole(boolean on) {
+        blackhole = on;
+    }
+
+    /** Closes every open connection, as a reset would. */
+    public void resetAll() {
+        for (Socket s : sockets) {
+            close(s);
+        }
+        sockets.clear();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        close(listener);
+        resetAll();
+    }
+
+    private void accept() {
+        while (!closed) {
+            try {
+                Socket client = listener.accept();
+                Socket server = new Socket();
+                server.connect(target, 2000);
+                sockets.add(client);
+                sockets.add(server);
+                Set<Integer> doomed = ConcurrentHashMap.newKeySet();
+                pump("zk-proxy-up", client, server, true, doomed);
+                pump("zk-proxy-down", server, client, false, doomed);
+            } catch (IOException e) {
+                if (!closed) {
+                    continue;
+                }
+                return;
+            }
+        }
+    }
+
+    private void pump(String name, Socket from, Socket to, boolean requests, Set<Integer> doomed) {
+        Thread t = new Thread(() -> {
+            try (DataInputStream in = new DataInputStream(from.getInputStream());
+                 DataOutputStream out = new DataOutputStream(to.getOutputStream())) {
+                boolean handshake = true;
+                while (true) {
+                    int length = in.readInt();
+                    byte[] frame = new byte[length];
+                    in.readFully(frame);
+                    while (blackhole && !closed) {
+                        Thread.onSpinWait();
+                    }
+                    if (!handshake && frame.length >= 8) {
+                        ByteBuffer b = ByteBuffer.wrap(frame);
+                        int xid = b.getInt();
+                        if (requests) {
+                            int type = b.getInt();
+                            if (dropNextOf.compareAndSet(type, -1)) {
+                                doomed.add(xid);
+                            }
+                        } else if (doomed.remove(xid)) {
+                            dropped.incrementAndGet();
+                            close(from);
+                            close(to);
+                            return;
+                        }
+                    }
+                    handshake = false;
+                    out.writeInt(length);
+                    out.write(frame);
+                    out.flush();
+                }
+            } catch (EOFException e) {
+                // the other side closed
+            } catch (IOException e) {
+                // reset or closed by the proxy
+            } finally {
+                close(from);
+                close(to);
+            }
+        }, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void close(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+}
