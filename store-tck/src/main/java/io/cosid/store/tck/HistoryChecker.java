@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
  * Checks the contract's invariants over a recorded history (docs/contract.md, "Invariants"):
  * <ol>
  *   <li>ranges of a key never share a value;</li>
- *   <li>at any store instant at most one unexpired, unreleased lease per slot;</li>
+ *   <li>at most one unexpired, unreleased lease per slot: a term starts only after the term before it
+ *       expired or was released;</li>
  *   <li>the windows {@code [floor, ceiling)} of a slot's terms are disjoint and ordered by fence;</li>
  *   <li>fences of a slot strictly increase in real-time order; {@code expiresAt} and {@code ceiling} never
  *       decrease within a term;</li>
@@ -303,14 +304,15 @@ public final class HistoryChecker {
     }
 
     /**
-     * Terms in fence order: each window starts at or after the end of every earlier window, and a term starts
-     * (its first write's store time, {@code expiresAt - ttl}) only after every earlier unreleased term expired.
+     * Terms in fence order: each window starts at or after the end of every earlier window; and a term starts
+     * (its first write's store time, {@code expiresAt - ttl}) only after the term just before it (fence - 1)
+     * expired, unless that one was released. Only the term just before counts: every earlier term was
+     * superseded by it (its fence is stale), and when the store's clock steps back, store instants of older
+     * terms are no longer comparable. A fence gap (a grant the history missed) skips the check.
      */
     private static long checkTermsDisjoint(String slot, TreeMap<Long, Term> terms, List<String> violations) {
         long overlaps = 0;
         Instant windowsEnd = Instant.MIN;
-        Instant heldUntil = Instant.MIN;
-        long heldBy = 0;
         Term previous = null;
         for (Term term : terms.values()) {
             if (term.grant != null && previous != null) {
@@ -321,18 +323,15 @@ public final class HistoryChecker {
                             + ", before an earlier window ends at " + windowsEnd);
                 }
                 Instant start = lease.expiresAt().minus(lease.ttl());
-                if (start.isBefore(heldUntil)) {
+                if (previous.fence == term.fence - 1 && !previous.maybeReleased()
+                        && start.isBefore(previous.maxExpiresAt)) {
                     overlaps++;
                     violations.add(slot + ": fence " + term.fence + " was granted at store time " + start
-                            + " while an earlier unreleased term (fence " + heldBy + ") held the slot until "
-                            + heldUntil + "; granted " + lease + ", earlier writes " + terms.get(heldBy).writes);
+                            + " while the unreleased term before it (fence " + previous.fence + ") held the slot until "
+                            + previous.maxExpiresAt + "; granted " + lease + ", earlier writes " + previous.writes);
                 }
             }
             windowsEnd = max(windowsEnd, term.windowEnd());
-            if (!term.maybeReleased() && term.maxExpiresAt.isAfter(heldUntil)) {
-                heldUntil = term.maxExpiresAt;
-                heldBy = term.fence;
-            }
             previous = term;
         }
         return overlaps;

@@ -94,7 +94,7 @@ class HistoryCheckerTest {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
             SlotLease b = lease(0, "b", 2, a.ceiling(), 5);
             assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2), new LeaseGranted(b, 4, 3, 4)))
-                    .violations()).anyMatch(v -> v.contains("while an earlier unreleased term (fence 1) held the slot"));
+                    .violations()).anyMatch(v -> v.contains("while the unreleased term before it (fence 1) held the slot"));
         }
 
         @Test
