@@ -35,14 +35,19 @@ class LeaderKillTest {
             load.rangeClients(8, ensemble.connectString(), Duration.ofSeconds(2), List.of("orders", "invoices"));
             load.leaseOwners(32, 24, ensemble.connectString(), Duration.ofSeconds(2), Duration.ofSeconds(2));
             awaitProgress(load, 200);
-            for (int k = 0; k < kills; k++) {
+            // the soak runs until the size: 1,000,000 range acquires and 10,000 lease terms, with kills
+            long targetRanges = Soak.ON ? 1_000_000 : 0;
+            long targetTerms = Soak.ON ? 10_000 : 0;
+            int k = 0;
+            for (; k < kills || load.rangeAcquires.get() < targetRanges || load.leaseGrants.get() < targetTerms; k++) {
                 int leader = ensemble.leader();
                 ensemble.kill(leader);
                 await("a new leader").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                         .until(() -> leaderOtherThan(leader));
                 ensemble.restart(leader);
-                awaitProgress(load, 200);
+                awaitProgress(load, Soak.ON ? 20_000 : 200);
             }
+            kills = k;
             load.close();
             HistoryChecker.Report report = HistoryChecker.check(load.recorder.events());
             FaultFigures.report("leader-kill", load.operations.get(), kills, load.failures.get(), report);

@@ -29,6 +29,7 @@ final class Load implements AutoCloseable {
     final AtomicLong operations = new AtomicLong();
     final AtomicLong failures = new AtomicLong();
     final AtomicLong rangeAcquires = new AtomicLong();
+    final AtomicLong leaseGrants = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
     private final List<Store> stores = new ArrayList<>();
     private volatile boolean stopping;
@@ -67,6 +68,7 @@ final class Load implements AutoCloseable {
                 try {
                     if (held[0] == null) {
                         held[0] = recorder.acquire(store.slots(), NAMESPACE, owner, ttl, limit);
+                        leaseGrants.incrementAndGet();
                     } else if (op < 6) {
                         held[0] = recorder.renew(store.slots(), held[0]);
                     } else if (op < 8) {
