@@ -47,9 +47,10 @@ import org.apache.zookeeper.data.Stat;
  * <p>An acquire takes, in sequential round trips: (1) a write of the namespace's {@code .clock}, whose mtime
  * is "now" and which, sent first on the session, is the read barrier for the reads pipelined behind it: the
  * namespace and the owner index; (2) one read-only multi of the slots the index lists, the preferred slot
- * and the first 32 slots, then further batches of 64, 128 and 256 slots only while none is free; (3) one
- * write multi that compare-and-sets the chosen slot and writes the owner index. An owner-index hit is three
- * round trips. Renew and release are one conditional write each when this store wrote the slot last.
+ * and the first 32 slots, then, only while none is free, rounds of 256, 1024, 4096, ... slots, each one
+ * round trip of pipelined read-only multis of at most 256 slots; (3) one write multi that compare-and-sets
+ * the chosen slot and writes the owner index. An owner-index hit is three round trips; a 1024-slot
+ * namespace with 1000 slots held is five. Renew and release are one conditional write each when this store wrote the slot last.
  *
  * <p>A lease write whose outcome is unknown is settled by reading the slot back: it is ours only if the
  * stored nonce is the one this attempt wrote.
@@ -297,8 +298,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 throw new SlotsExhaustedException(ns.name(), ns.limit());
             }
             from = scanned;
-            size = Math.min(size * 2, MAX_BATCH);
-            scanned = Math.min(from + size, ns.limit());
+            size = size < MAX_BATCH ? MAX_BATCH : size * 4;
+            scanned = (int) Math.min((long) from + size, ns.limit());
             List<Integer> next = new ArrayList<>();
             for (int s = from; s < scanned; s++) {
                 next.add(s);
@@ -307,23 +308,36 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
     }
 
-    /** One read-only multi of slot nodes (per-op results: a missing node is not an error). */
+    /**
+     * Reads slot nodes in one round trip: read-only multis of at most {@value #MAX_BATCH} slots each, pipelined
+     * (per-operation results: a missing node is not an error).
+     */
     private Map<Integer, Reply> readSlots(Deadline deadline, String ns, List<Integer> slots) {
-        List<Op> ops = slots.stream().map(s -> Op.getData(paths.slot(ns, s))).toList();
-        Reply r = zk.read1(deadline, h -> ZkCalls.multi(h, ops));
-        // A read-only multi answers per operation; its overall code is the first operation's error (a missing
-        // slot node), so only the absence of per-operation results is a failure.
-        if (r.results() == null || r.results().size() != ops.size()) {
-            throw zk.unexpected(deadline, r);
+        List<List<Integer>> chunks = new ArrayList<>();
+        for (int from = 0; from < slots.size(); from += MAX_BATCH) {
+            chunks.add(slots.subList(from, Math.min(from + MAX_BATCH, slots.size())));
         }
+        List<Reply> replies = zk.read(deadline, h -> chunks.stream()
+                .map(chunk -> ZkCalls.multi(h, chunk.stream().map(s -> Op.getData(paths.slot(ns, s))).toList()))
+                .toList());
         Map<Integer, Reply> bySlot = new TreeMap<>();
-        for (int i = 0; i < slots.size(); i++) {
-            OpResult result = r.results().get(i);
-            String path = paths.slot(ns, slots.get(i));
-            if (result instanceof OpResult.GetDataResult g) {
-                bySlot.put(slots.get(i), new Reply(0, path, g.getData(), g.getStat(), null, null));
-            } else {
-                bySlot.put(slots.get(i), new Reply(((OpResult.ErrorResult) result).getErr(), path, null, null, null, null));
+        for (int c = 0; c < chunks.size(); c++) {
+            Reply r = replies.get(c);
+            List<Integer> chunk = chunks.get(c);
+            // A read-only multi answers per operation; its overall code is the first operation's error (a
+            // missing slot node), so only the absence of per-operation results is a failure.
+            if (r.results() == null || r.results().size() != chunk.size()) {
+                throw zk.unexpected(deadline, r);
+            }
+            for (int i = 0; i < chunk.size(); i++) {
+                OpResult result = r.results().get(i);
+                String path = paths.slot(ns, chunk.get(i));
+                if (result instanceof OpResult.GetDataResult g) {
+                    bySlot.put(chunk.get(i), new Reply(0, path, g.getData(), g.getStat(), null, null));
+                } else {
+                    bySlot.put(chunk.get(i), new Reply(((OpResult.ErrorResult) result).getErr(), path, null, null,
+                            null, null));
+                }
             }
         }
         return bySlot;
@@ -489,15 +503,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
         slots.sort(Integer::compare);
         List<SlotView> views = new ArrayList<>();
-        for (int from = 0; from < slots.size(); from += MAX_BATCH) {
-            List<Integer> chunk = slots.subList(from, Math.min(from + MAX_BATCH, slots.size()));
-            readSlots(deadline, namespace, chunk).forEach((slot, reply) -> {
-                if (reply.ok()) {
-                    Seen seen = decode(namespace, slot, reply);
-                    views.add(seen.data().view(namespace, slot, seen.mtime()));
-                }
-            });
-        }
+        readSlots(deadline, namespace, slots).forEach((slot, reply) -> {
+            if (reply.ok()) {
+                Seen seen = decode(namespace, slot, reply);
+                views.add(seen.data().view(namespace, slot, seen.mtime()));
+            }
+        });
         return new NamespaceSnapshot(start.namespace(), Instant.ofEpochMilli(start.now()), views);
     }
 

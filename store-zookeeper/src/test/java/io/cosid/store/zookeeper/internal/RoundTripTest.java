@@ -7,6 +7,8 @@ import io.cosid.store.zookeeper.harness.FourLetterWords;
 import io.cosid.store.zookeeper.ZooKeeperFixture;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -75,6 +77,31 @@ class RoundTripTest {
             store.slots().acquire("workers", "host-" + i, Duration.ofSeconds(30));
         }
         assertThat(cost(() -> store.slots().acquire("workers", "new-host", Duration.ofSeconds(30)))[0]).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("a fresh acquire in a 1024-slot namespace with 1000 slots held takes at most 5 round trips")
+    void crowdedNamespace() throws Exception {
+        store.slots().define("crowd", 1024, Duration.ofSeconds(1));
+        long expires = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
+        List<org.apache.zookeeper.Op> ops = new ArrayList<>();
+        for (int slot = 0; slot < 1000; slot++) {
+            String data = "state=held\nowner=h" + slot + "\nlastOwner=h" + slot + "\nincarnation=1\nfence=1\n"
+                    + "ttl=86400000\ntolerance=1000\nfloor=0\nexpiresMin=" + expires + "\nceilingMin=0\nnextFloor=0\n"
+                    + "nonce=n" + slot + "\n";
+            ops.add(org.apache.zookeeper.Op.create(fixture.root() + "/slot/crowd/" + slot,
+                    data.getBytes(java.nio.charset.StandardCharsets.UTF_8), org.apache.zookeeper.ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    org.apache.zookeeper.CreateMode.PERSISTENT));
+            if (ops.size() == 100) {
+                fixture.admin().getZookeeperClient().getZooKeeper().multi(ops);
+                ops.clear();
+            }
+        }
+        SlotLease[] lease = new SlotLease[1];
+        long[] cost = cost(() -> lease[0] = store.slots().acquire("crowd", "new-host", Duration.ofSeconds(30)));
+        assertThat(lease[0].slot()).isEqualTo(1000);
+        assertThat(cost[0]).as("sequential round trips: clock, 32, 256, the other 736, write").isLessThanOrEqualTo(5);
+        assertThat(cost[2]).as("transactions").isEqualTo(2);
     }
 
     @Test
