@@ -27,15 +27,17 @@ final class PurgeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String name = selection.config().name();
+        io.cosid.store.StoreConfig config = selection.config();
+        String name = config.name();
         if (!confirmed) {
             throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: purge deletes every range key, namespace and"
                     + " slot of store " + name + "; a running instance would then fail, and a new one would start"
                     + " counters and fences over. Stop every instance, then add --confirm-all-instances-stopped");
         }
-        try (Store store = selection.open()) {
+        try (Store store = io.cosid.store.Stores.open(config)) {
             List<String> held = new ArrayList<>();
-            for (Namespace ns : store.slots().namespaces()) {
+            List<Namespace> namespaces = store.slots().namespaces();
+            for (Namespace ns : namespaces) {
                 NamespaceSnapshot snapshot = store.slots().inspect(ns.name());
                 snapshot.held().forEach(v -> held.add(ns.name() + " slot " + v.slot() + " held by '" + v.ownerKey()
                         + "' (expires " + Times.relative(v.expiresAt(), snapshot.now()) + ")"));
@@ -45,12 +47,12 @@ final class PurgeCommand implements Callable<Integer> {
                         + " be running. Nothing was deleted. Held: " + String.join("; ", held));
             }
             int keys = store.ranges().list().size();
-            int namespaces = store.slots().namespaces().size();
+
             StoreAdmin admin = store.admin().orElseThrow(() -> new ExitCodes.Refused(ExitCodes.FAILED,
                     "store type " + store.type() + " cannot be purged"));
             admin.purge();
-            spec.commandLine().getOut().println("purged store " + name + ": " + keys + " range key(s), " + namespaces
-                    + " namespace(s)");
+            spec.commandLine().getOut().println("purged store " + name + ": " + keys + " range key(s), "
+                    + namespaces.size() + " namespace(s)");
             return ExitCodes.OK;
         }
     }

@@ -233,12 +233,18 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * reads behind it see everything up to it), then the namespace and one more node, pipelined.
      */
     private Start start(Deadline deadline, String ns, String secondPath) {
+        return start(deadline, ns, h -> ZkCalls.getData(h, secondPath));
+    }
+
+    /** The same first round trip with any third request (inspect lists the namespace's children). */
+    private Start start(Deadline deadline, String ns,
+                        java.util.function.Function<org.apache.zookeeper.ZooKeeper, java.util.concurrent.CompletableFuture<Reply>> third) {
         String clock = paths.clock(ns);
         String nsPath = paths.namespace(ns);
         List<Reply> replies = zk.read(deadline, h -> List.of(
                 ZkCalls.setData(h, clock, new byte[0], -1), // not a compare-and-set: only its mtime matters
                 ZkCalls.getData(h, nsPath),
-                ZkCalls.getData(h, secondPath)));
+                third.apply(h)));
         Reply clockReply = replies.get(0);
         Reply nsReply = replies.get(1);
         if (nsReply.is(Code.NONODE)) {
@@ -480,8 +486,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     public NamespaceSnapshot inspect(String namespace) {
         requireNamespace(namespace);
         Deadline deadline = lifecycle.start("inspect of namespace '" + namespace + "'");
-        Start start = start(deadline, namespace, paths.namespace(namespace));
-        Reply children = zk.read1(deadline, h -> ZkCalls.getChildren(h, paths.namespace(namespace)));
+        // one round trip: clock, namespace and its children together
+        Start start = start(deadline, namespace, h -> ZkCalls.getChildren(h, paths.namespace(namespace)));
+        Reply children = start.second();
         if (!children.ok()) {
             throw children.is(Code.NONODE) ? new NamespaceNotFoundException(namespace) : zk.unexpected(deadline, children);
         }
