@@ -34,6 +34,12 @@ import org.apache.zookeeper.data.Stat;
  * after it was sent) is never repeated: the node is re-read and the next range starts after whatever is
  * stored, so the unknown range is at worst a gap. The node's czxid is remembered for good; a node deleted or
  * recreated behind the store's back is refused.
+ *
+ * <p>Contention costs as little as it can: concurrent acquires on one key inside this store are coalesced
+ * into one write ({@link AcquireLane}); against other processes, a lost race is answered by a read pipelined
+ * behind the failed write (so a retry costs one round trip, not two) and a randomized backoff scaled to this
+ * store's own measured write round trip ({@link ContentionBackoff}), so that contenders spread out instead of
+ * turning each other's writes into {@code BadVersion}s.
  */
 @Singleton
 final class ZooKeeperRangeStore implements RangeStore {
@@ -43,12 +49,18 @@ final class ZooKeeperRangeStore implements RangeStore {
     }
 
     private static final RangeState FRESH = new RangeState(0, false);
+    /** How long after a lost race a key's writes keep a read behind them. */
+    private static final long HOT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
     private final ZkCalls zk;
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
     private final Map<String, Seen> seen = new ConcurrentHashMap<>();
     private final Map<String, Long> czxids = new ConcurrentHashMap<>();
+    private final Map<String, AcquireLane> lanes = new ConcurrentHashMap<>();
+    private final ContentionBackoff backoff = new ContentionBackoff();
+    /** When each key last lost a race to another process: while it is hot, writes carry a read behind them. */
+    private final Map<String, Long> lostAt = new ConcurrentHashMap<>();
 
     @Inject
     ZooKeeperRangeStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle) {
@@ -62,7 +74,13 @@ final class ZooKeeperRangeStore implements RangeStore {
         requireKey(key);
         requireSize(size);
         Deadline deadline = lifecycle.start("acquire on range key '" + key + "'");
-        while (true) {
+        return lanes.computeIfAbsent(key, k -> new AcquireLane((total, d) -> writeRange(k, total, d)))
+                .acquire(size, deadline);
+    }
+
+    /** One range of {@code size}: compare-and-set until it lands, backing off after each lost race. */
+    private Range writeRange(String key, long size, Deadline deadline) {
+        for (int lost = 0; ; ) {
             Seen current = seen.get(key);
             if (current == null) {
                 current = read(deadline, key);
@@ -74,10 +92,23 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (size > Long.MAX_VALUE - state.next()) {
                 throw new RangeExhaustedException(key, state.next(), size);
             }
-            if (write(deadline, key, current, new RangeState(state.next() + size, false))) {
+            long started = System.nanoTime();
+            Outcome outcome = write(deadline, key, current, new RangeState(state.next() + size, false),
+                    lost > 0 || hot(key, started));
+            if (outcome == Outcome.LANDED) {
+                backoff.landed(System.nanoTime() - started);
                 return new Range(key, state.next(), state.next() + size);
             }
+            if (outcome == Outcome.LOST_RACE) {
+                lostAt.put(key, System.nanoTime());
+                backoff.pause(++lost, deadline);
+            }
         }
+    }
+
+    private boolean hot(String key, long now) {
+        Long at = lostAt.get(key);
+        return at != null && now - at < HOT_NANOS;
     }
 
     @Override
@@ -101,7 +132,8 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (atLeast <= state.next()) {
                 return state.next();
             }
-            if (write(deadline, key, current, new RangeState(Math.max(atLeast, state.next()), false))) {
+            if (write(deadline, key, current, new RangeState(Math.max(atLeast, state.next()), false), false)
+                    == Outcome.LANDED) {
                 return Math.max(atLeast, state.next());
             }
         }
@@ -114,7 +146,8 @@ final class ZooKeeperRangeStore implements RangeStore {
         while (true) {
             Seen current = read(deadline, key);
             RangeState state = stateOf(current);
-            if (state.sealed() || write(deadline, key, current, new RangeState(state.next(), true))) {
+            if (state.sealed()
+                    || write(deadline, key, current, new RangeState(state.next(), true), false) == Outcome.LANDED) {
                 return state.next();
             }
         }
@@ -171,6 +204,11 @@ final class ZooKeeperRangeStore implements RangeStore {
         if (!r.ok()) {
             throw zk.unexpected(deadline, r);
         }
+        return remember(key, path, r);
+    }
+
+    /** Checks a read node's identity and data and remembers it as the state to write over next. */
+    private Seen remember(String key, String path, Reply r) {
         checkIdentity(key, path, r.stat());
         RangeState state = RangeCodec.decode(key, path, r.data(), r.stat().getVersion());
         Seen s = new Seen(state, r.stat().getVersion(), r.data());
@@ -186,18 +224,37 @@ final class ZooKeeperRangeStore implements RangeStore {
         return seen == null || seen.state() == null ? FRESH : seen.state();
     }
 
+    /** How a conditional write ended. */
+    private enum Outcome {
+        /** It landed: the new state is stored. */
+        LANDED,
+        /** Another writer came first; what it wrote is already known when the write was followed by a read. */
+        LOST_RACE,
+        /** The outcome is unknown or a parent was missing: read again before the next try, never resend. */
+        RETRY
+    }
+
     /**
-     * Writes {@code next} over what was seen (null: no node). Returns true when it landed; false when another
-     * writer came first or the outcome is unknown, and the caller must read again.
+     * Writes {@code next} over what was seen (null: no node). With {@code readBehind}, a read of the node is
+     * pipelined behind a plain conditional write, so that a lost race already knows the winner's state: the
+     * retry costs no extra round trip.
      */
-    private boolean write(Deadline deadline, String key, Seen current, RangeState next) {
+    private Outcome write(Deadline deadline, String key, Seen current, RangeState next, boolean readBehind) {
         String path = paths.range(key);
         byte[] data = RangeCodec.encode(next);
         Reply r;
+        Reply behind = null;
         if (current == null) {
             r = zk.once1(deadline, h -> ZkCalls.create(h, path, data, paths.acl()));
         } else if (!ConditionalWrite.needsClaim(current.version())) {
-            r = zk.once1(deadline, h -> ZkCalls.setData(h, path, data, current.version()));
+            if (readBehind) {
+                List<Reply> replies = zk.once(deadline, h -> List.of(
+                        ZkCalls.setData(h, path, data, current.version()), ZkCalls.getData(h, path)));
+                r = replies.get(0);
+                behind = replies.get(1);
+            } else {
+                r = zk.once1(deadline, h -> ZkCalls.setData(h, path, data, current.version()));
+            }
         } else {
             r = zk.once1(deadline, h -> ZkCalls.multi(h,
                     ConditionalWrite.ops(paths, path, current.version(), current.data(), data)));
@@ -210,17 +267,23 @@ final class ZooKeeperRangeStore implements RangeStore {
         if (r.ok()) {
             checkIdentity(key, path, r.stat());
             seen.put(key, new Seen(next, r.stat().getVersion(), data));
-            return true;
+            return Outcome.LANDED;
         }
         seen.remove(key);
         if (r.is(Code.NONODE)) {
             // a parent is missing (first key under a new prefix, or the claim root at the wrap)
             zk.ensurePath(deadline, current == null ? NodePaths.parent(path) : paths.wrapRoot(), paths.acl());
-            return false;
+            return Outcome.RETRY;
         }
-        if (r.is(Code.BADVERSION) || r.is(Code.NODEEXISTS) || r.connectionProblem()) {
-            // another writer came first, or our write may or may not have landed: read again, never resend
-            return false;
+        if (r.is(Code.BADVERSION) || r.is(Code.NODEEXISTS)) {
+            // another writer came first; the read behind it (same session, so answered after it) shows what won
+            if (behind != null && behind.ok()) {
+                remember(key, path, behind);
+            }
+            return Outcome.LOST_RACE;
+        }
+        if (r.connectionProblem()) {
+            return Outcome.RETRY; // our write may or may not have landed: read again, never resend
         }
         throw zk.unexpected(deadline, r);
     }

@@ -57,6 +57,68 @@ class RoundTripTest {
     }
 
     @Test
+    @DisplayName("concurrent acquires on one key in one store are coalesced: fewer writes than acquires, no race lost")
+    void coalescedAcquires() throws Exception {
+        store.ranges().acquire("orders", 1);
+        int threads = 16;
+        int each = 8;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        List<io.cosid.store.Range> ranges = java.util.Collections.synchronizedList(new ArrayList<>());
+        long[] cost = cost(() -> {
+            List<Thread> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int size = t + 1;
+                Thread thread = new Thread(() -> {
+                    try {
+                        start.await();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    for (int i = 0; i < each; i++) {
+                        ranges.add(store.ranges().acquire("orders", size));
+                    }
+                });
+                thread.start();
+                running.add(thread);
+            }
+            running.forEach(t -> {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        });
+        assertThat(ranges).hasSize(threads * each);
+        List<io.cosid.store.Range> sorted = ranges.stream()
+                .sorted(java.util.Comparator.comparingLong(io.cosid.store.Range::start)).toList();
+        long expected = 1;
+        for (io.cosid.store.Range r : sorted) {
+            assertThat(r.start()).as("ranges are disjoint and, with no other writer, contiguous").isEqualTo(expected);
+            expected = r.end();
+        }
+        assertThat(expected).isEqualTo(1 + (long) each * threads * (threads + 1) / 2);
+        assertThat(cost[2]).as("transactions (one write per turn, and no lost races inside one store)")
+                .isLessThan(threads * each).isEqualTo(cost[1]);
+    }
+
+    @Test
+    @DisplayName("a race lost to another process on a hot key costs one extra round trip: the read rides behind the write")
+    void lostRaceOnHotKey() {
+        try (io.cosid.store.Store other = fixture.openStore()) {
+            store.ranges().acquire("orders", 10);
+            other.ranges().acquire("orders", 10);
+            store.ranges().acquire("orders", 10); // loses once: write, read, write; the key is now hot
+            other.ranges().acquire("orders", 10);
+            io.cosid.store.Range[] got = new io.cosid.store.Range[1];
+            long[] cost = cost(() -> got[0] = store.ranges().acquire("orders", 10));
+            assertThat(got[0].start()).isEqualTo(40);
+            assertThat(cost[0]).as("sequential round trips: failed write + read behind it, write").isEqualTo(2);
+            assertThat(cost[1]).as("requests: while the key is hot every write carries a read behind it").isEqualTo(4);
+        }
+    }
+
+    @Test
     @DisplayName("a slot acquire that hits the owner index takes 3 sequential round trips and 2 transactions")
     void ownerIndexHit() {
         store.slots().define("workers", 1024, Duration.ofSeconds(1));
