@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -21,9 +22,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code next += sum of sizes} once, and every queued caller gets its own consecutive part of that range.
  * With one caller this is exactly one write, as before.
  *
- * <p>Budgets stay per caller: a caller that runs out of time while queued withdraws (nothing was written for
- * it); one whose request is already being written gives up with a timeout and its part becomes a gap, never a
- * value handed out twice. When the writer's own budget ends, the callers it carried queue again with theirs.
+ * <p>Callers never wait for the lock itself: the writer wakes each caller it answered, and after its turn
+ * wakes the first caller still queued to take the next one, so a finished caller is not held up behind a
+ * newcomer's write. Budgets stay per caller: a caller that runs out of time while queued withdraws (nothing
+ * was written for it); one whose request is already being written gives up with a timeout and its part
+ * becomes a gap, never a value handed out twice. When the writer's own budget ends, the callers it carried
+ * queue again with theirs.
  */
 final class AcquireLane {
 
@@ -36,9 +40,10 @@ final class AcquireLane {
     private static final int TAKEN = 1;
     private static final int WITHDRAWN = 2;
 
-    /** One caller's request; its outcome is set once by the writer that took it. */
+    /** One caller's request; its outcome is set once by the writer that took it, which then wakes its caller. */
     private static final class Request {
         final long size;
+        final Thread caller = Thread.currentThread();
         final AtomicInteger state = new AtomicInteger(QUEUED);
         volatile Range range;
         volatile StoreException failure;
@@ -53,6 +58,9 @@ final class AcquireLane {
         }
     }
 
+    /** Longest a waiting caller sleeps before looking again (a safety net; wake-ups are explicit). */
+    private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
     private final Writer writer;
     private final ReentrantLock turn = new ReentrantLock();
     private final ConcurrentLinkedQueue<Request> queue = new ConcurrentLinkedQueue<>();
@@ -65,7 +73,7 @@ final class AcquireLane {
         while (true) {
             Request mine = new Request(size);
             queue.add(mine);
-            awaitTurnOrAnswer(mine, deadline);
+            awaitAnswer(mine, deadline);
             if (mine.range != null) {
                 return mine.range;
             }
@@ -76,33 +84,46 @@ final class AcquireLane {
         }
     }
 
-    private void awaitTurnOrAnswer(Request mine, Deadline deadline) {
-        boolean locked;
-        try {
-            locked = turn.tryLock(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            giveUp(mine, deadline, e);
-            return;
-        }
-        if (!locked) {
-            giveUp(mine, deadline, null);
-            return;
-        }
-        try {
-            if (!mine.answered()) {
-                writeQueued(mine, deadline);
+    /**
+     * Either takes the turn and writes for everyone queued, or sleeps until the writer holding the turn has
+     * answered this request or handed the turn on to it. Answered callers leave without touching the lock.
+     */
+    private void awaitAnswer(Request mine, Deadline deadline) {
+        while (!mine.answered()) {
+            if (turn.tryLock()) {
+                try {
+                    if (!mine.answered()) {
+                        writeQueued(mine, deadline);
+                    }
+                } finally {
+                    turn.unlock();
+                }
+                handOn();
+                continue;
             }
-        } finally {
-            turn.unlock();
+            long left = deadline.remainingNanos();
+            if (left <= 0 || Thread.currentThread().isInterrupted()) { // the flag stays set for the caller
+                giveUp(mine, deadline);
+                return;
+            }
+            LockSupport.parkNanos(this, Math.min(left, MAX_PARK_NANOS));
         }
     }
 
-    /** Out of time without the turn: withdraw if still queued; if a writer has it, its part becomes a gap. */
-    private void giveUp(Request mine, Deadline deadline, Throwable cause) {
-        mine.state.compareAndSet(QUEUED, WITHDRAWN);
-        if (!mine.answered()) {
-            throw deadline.expired(cause);
+    /** After a turn: wakes the caller of the first request still queued, so that it takes the next turn. */
+    private void handOn() {
+        for (Request r : queue) {
+            if (r.state.get() == QUEUED) {
+                LockSupport.unpark(r.caller);
+                return;
+            }
+        }
+    }
+
+    /** Out of time: withdraw if still queued; if a writer already has the request, its part becomes a gap. */
+    private void giveUp(Request mine, Deadline deadline) {
+        if (mine.state.compareAndSet(QUEUED, WITHDRAWN) || !mine.answered()) {
+            throw deadline.expired(null);
         }
     }
 
@@ -130,8 +151,10 @@ final class AcquireLane {
                 r.range = new Range(whole.key(), start, start + r.size);
                 start += r.size;
             }
+            wake(batch, mine);
         } catch (RangeExhaustedException e) {
             writeOneByOne(batch, mine, deadline); // the sum does not fit; smaller ranges still may
+            wake(batch, mine);
         } catch (StoreTimeoutException e) {
             answerAll(batch, mine, e, true);
         } catch (StoreException e) {
@@ -139,6 +162,14 @@ final class AcquireLane {
         } catch (RuntimeException | Error e) {
             answerAll(batch, mine, new StoreException(deadline.operation() + " failed", e), false);
             throw e;
+        }
+    }
+
+    private static void wake(List<Request> batch, Request mine) {
+        for (Request r : batch) {
+            if (r != mine) {
+                LockSupport.unpark(r.caller);
+            }
         }
     }
 
@@ -170,5 +201,6 @@ final class AcquireLane {
                 r.failure = failure;
             }
         }
+        wake(batch, mine);
     }
 }

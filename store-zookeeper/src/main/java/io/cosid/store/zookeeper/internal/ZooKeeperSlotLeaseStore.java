@@ -189,7 +189,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireTtl(ttl);
         Deadline deadline = lifecycle.start("acquire in namespace '" + ns + "' for owner '" + ownerKey + "'");
         String ownerPath = paths.owner(ns, ownerKey);
-        while (true) {
+        for (int lost = 0; ; ) {
             Start start = start(deadline, ns, ownerPath);
             Namespace namespace = start.namespace();
             preferred.ifPresent(slot -> requireSlot(slot, namespace));
@@ -198,7 +198,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     : OwnerIndexCodec.decode("owner index of '" + ownerKey + "' in namespace '" + ns + "' ("
                             + ownerPath + ")", index.data());
             int[] chosen = new int[1];
-            Seen slot = chooseFreeSlot(deadline, namespace, owned, preferred, start.now(), chosen);
+            Seen slot = chooseFreeSlot(deadline, namespace, owned, preferred, start.now(), spread(lost), chosen);
             String slotPath = paths.slot(ns, chosen[0]);
             String nonce = UUID.randomUUID().toString();
             SlotData term = slot.data().startTerm(slot.mtime(), start.now(), ownerKey, ttl, namespace.tolerance(), nonce);
@@ -221,11 +221,24 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             } else if (w.is(Code.NONODE)) {
                 zk.ensurePath(deadline, paths.owners(ns), paths.acl());
                 zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
-            } else if (!(w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS))) {
+            } else if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
+                lost++;
+            } else {
                 throw zk.unexpected(deadline, w);
             }
             // another acquire took the slot or wrote the index first: start again with a fresh clock
         }
+    }
+
+    /**
+     * Among how many of the lowest free slots a fresh acquire picks at random after losing {@code lost} races:
+     * 1 (the lowest) until it loses, then 8, 64, 512, ... Why: when many instances start together they all see
+     * the same lowest free slot; only one can win it, and if every loser went for the next lowest again, a herd
+     * of n would need n rounds. Growing the spread eightfold after each loss settles a herd of 1024 in about
+     * five rounds, and the slots taken stay the lowest ones.
+     */
+    private static int spread(int lost) {
+        return lost == 0 ? 1 : 1 << Math.min(3 * lost, 16);
     }
 
     /**
@@ -273,7 +286,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * owner index's slots, the preferred slot and the first batch of the lowest slots.
      */
     private Seen chooseFreeSlot(Deadline deadline, Namespace ns, List<Integer> owned, OptionalInt preferred,
-                                long now, int[] chosen) {
+                                long now, int spread, int[] chosen) {
         Set<Integer> candidates = new LinkedHashSet<>();
         owned.stream().filter(ns::contains).forEach(candidates::add);
         preferred.ifPresent(candidates::add);
@@ -292,13 +305,20 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
         int from = 0;
         int size = FIRST_BATCH;
+        List<Integer> free = new ArrayList<>();
+        List<Seen> freeSeen = new ArrayList<>();
         while (true) {
-            for (int slot = from; slot < scanned; slot++) {
+            for (int slot = from; slot < scanned && free.size() < spread; slot++) {
                 Seen seen = decode(ns.name(), slot, batch.get(slot));
                 if (seen.data().isFreeAt(now, seen.mtime())) {
-                    chosen[0] = slot;
-                    return seen;
+                    free.add(slot);
+                    freeSeen.add(seen);
                 }
+            }
+            if (free.size() >= spread || (scanned >= ns.limit() && !free.isEmpty())) {
+                int pick = free.size() == 1 ? 0 : java.util.concurrent.ThreadLocalRandom.current().nextInt(free.size());
+                chosen[0] = free.get(pick);
+                return freeSeen.get(pick);
             }
             if (scanned >= ns.limit()) {
                 throw new SlotsExhaustedException(ns.name(), ns.limit());

@@ -48,13 +48,23 @@ final class Load implements AutoCloseable {
     }
 
     void rangeClients(int count, String connectString, Duration timeout, List<String> keys) {
+        rangeClients(count, 1, connectString, timeout, keys);
+    }
+
+    /**
+     * Range clients, each its own store (session) used by {@code threadsEach} threads at once, so that acquires
+     * inside one store are coalesced while faults hit.
+     */
+    void rangeClients(int count, int threadsEach, String connectString, Duration timeout, List<String> keys) {
         for (int i = 0; i < count; i++) {
             Store store = open(connectString, timeout);
-            start("range-" + i, () -> {
-                String key = keys.get(ThreadLocalRandom.current().nextInt(keys.size()));
-                recorder.acquire(store.ranges(), key, 1 + ThreadLocalRandom.current().nextInt(20));
-                rangeAcquires.incrementAndGet();
-            });
+            for (int t = 0; t < threadsEach; t++) {
+                start("range-" + i + "-" + t, () -> {
+                    String key = keys.get(ThreadLocalRandom.current().nextInt(keys.size()));
+                    recorder.acquire(store.ranges(), key, 1 + ThreadLocalRandom.current().nextInt(20));
+                    rangeAcquires.incrementAndGet();
+                });
+            }
         }
     }
 

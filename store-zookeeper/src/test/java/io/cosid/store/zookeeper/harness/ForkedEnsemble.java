@@ -335,7 +335,9 @@ public final class ForkedEnsemble implements ZooKeeperServer {
             }
             command.addAll(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-Xmx192m", "-XX:+UseSerialGC",
+                    // tests want fast starts (C1 only); benchmarks want a server at full speed
+                    Boolean.getBoolean("cosid.zk.fullJit") ? "-XX:+TieredCompilation" : "-XX:TieredStopAtLevel=1",
                     "-Dzookeeper.admin.enableServer=false",
                     "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                     "-cp", serverClassPath(version),

@@ -1,0 +1,532 @@
+package io.cosid.store.benchmarks;
+
+import io.cosid.store.SlotLease;
+import io.cosid.store.Store;
+import io.cosid.store.inmemory.InMemoryStores;
+import io.cosid.store.zookeeper.harness.ForkedEnsemble;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The side-by-side harness: ours, Curator's {@code DistributedAtomicLong} and a bare versioned
+ * {@code setData}, in one run on one real ZooKeeper server that the harness starts, plus slot leases, 1024
+ * instances starting together, and the in-memory store. Prints one table per scenario and writes
+ * {@code results.md} and {@code throughput-vs-clients.png} to the output directory.
+ *
+ * <p>Arguments: {@code --seconds S} per measured run (default 5), {@code --warmup S} (default 2),
+ * {@code --clients 1,2,4,8,16}, {@code --instances 1024}, {@code --out DIR}, {@code --version 3.9.5},
+ * {@code --only single,contention,slots,instances,inmemory}.
+ * Every range handed out in a run is checked: a duplicate ends the run with an exception.
+ */
+public final class SideBySide {
+
+    private static final long STEP = 100;
+    private static final Duration TTL = Duration.ofSeconds(30);
+
+    /** What one run measures. */
+    record Settings(Duration run, Duration warmup, List<Integer> clients, int instances, Path out, String version,
+                    Set<String> scenarios) {
+
+        static final List<String> SCENARIOS = List.of("single", "contention", "slots", "instances", "inmemory");
+
+        static Settings parse(String... args) {
+            Duration run = Duration.ofSeconds(5);
+            Duration warmup = Duration.ofSeconds(2);
+            List<Integer> clients = List.of(1, 2, 4, 8, 16);
+            int instances = 1024;
+            Path out = Path.of("target", "benchmarks");
+            String version = System.getProperty("cosid.zk.primary", "3.9.5");
+            Set<String> scenarios = new java.util.LinkedHashSet<>(SCENARIOS);
+            for (int i = 0; i < args.length; i++) {
+                String value = i + 1 < args.length ? args[i + 1] : null;
+                switch (args[i]) {
+                    case "--seconds" -> run = seconds(args[i], value);
+                    case "--warmup" -> warmup = seconds(args[i], value);
+                    case "--clients" -> clients = Arrays.stream(required(args[i], value).split(","))
+                            .map(String::trim).map(Integer::valueOf).toList();
+                    case "--instances" -> instances = Integer.parseInt(required(args[i], value));
+                    case "--out" -> out = Path.of(required(args[i], value));
+                    case "--version" -> version = required(args[i], value);
+                    case "--only" -> {
+                        scenarios = new java.util.LinkedHashSet<>(Arrays.asList(required(args[i], value).split(",")));
+                        if (!SCENARIOS.containsAll(scenarios)) {
+                            throw new IllegalArgumentException("--only takes some of " + SCENARIOS + ", not " + value);
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("unknown argument '" + args[i]
+                            + "'; known: --seconds, --warmup, --clients, --instances, --out, --version, --only");
+                }
+                i++;
+            }
+            return new Settings(run, warmup, clients, instances, out, version, scenarios);
+        }
+
+        private static String required(String name, String value) {
+            if (value == null) {
+                throw new IllegalArgumentException(name + " needs a value");
+            }
+            return value;
+        }
+
+        private static Duration seconds(String name, String value) {
+            return Duration.ofMillis(Math.round(Double.parseDouble(required(name, value)) * 1000));
+        }
+    }
+
+    private final Settings settings;
+    private final List<Table> tables = new ArrayList<>();
+    private final List<String> verdicts = new ArrayList<>();
+    private String connectString;
+    private ServerCounters counters;
+
+    private SideBySide(Settings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * Runs the harness.
+     *
+     * @param args see the class comment
+     */
+    public static void main(String[] args) {
+        run(Settings.parse(args));
+    }
+
+    static Path run(Settings settings) {
+        SideBySide harness = new SideBySide(settings);
+        try (ForkedEnsemble server = ForkedEnsemble.standalone(settings.version())) {
+            harness.connectString = server.connectString();
+            harness.counters = new ServerCounters(server.clientPort(1));
+            Set<String> only = settings.scenarios();
+            if (only.contains("single")) {
+                harness.singleClient();
+            }
+            if (only.contains("contention")) {
+                harness.contention();
+            }
+            if (only.contains("slots")) {
+                harness.slots();
+            }
+            if (only.contains("instances")) {
+                harness.instancesStartingTogether();
+            }
+        }
+        if (settings.scenarios().contains("inmemory")) {
+            harness.inMemory();
+        }
+        return harness.write();
+    }
+
+    // ---- one client, no contention ----
+
+    private void singleClient() {
+        Contender.Kind[] kinds = Contender.Kind.values();
+        Latencies[] latencies = new Latencies[kinds.length];
+        double[] requests = new double[kinds.length];
+        for (Contender.Kind kind : kinds) {
+            try (Contender c = Contender.open(kind, connectString, "single-" + kind.name().toLowerCase(Locale.ROOT))) {
+                loop(c, settings.warmup());
+                long before = counters.received();
+                Latencies l = loop(c, settings.run());
+                requests[kind.ordinal()] = (counters.received() - before) / (double) l.count();
+                latencies[kind.ordinal()] = l;
+            } catch (Exception e) {
+                throw new IllegalStateException(kind.label + " failed", e);
+            }
+        }
+        double bare = latencies[Contender.Kind.BARE_SET_DATA.ordinal()].medianMicros();
+        Table table = new Table("Range acquire, one client, no contention (step " + STEP + ")",
+                "contender", "ops", "median us", "p99 us", "ops/s", "requests/op", "median / bare setData");
+        for (Contender.Kind kind : kinds) {
+            Latencies l = latencies[kind.ordinal()];
+            table.row(kind.label, l.count(), l.medianMicros(), l.p99Micros(), l.throughput(), requests[kind.ordinal()],
+                    l.medianMicros() / bare);
+        }
+        publish(table);
+        double ours = latencies[Contender.Kind.OURS.ordinal()].medianMicros();
+        double dal = latencies[Contender.Kind.DAL.ordinal()].medianMicros();
+        verdict("one client: range acquire median / bare setData median (at most 1.1x)", ours / bare, "x",
+                ours / bare <= 1.1);
+        verdict("one client: DistributedAtomicLong.add median / range acquire median (at least 1.5x)", dal / ours, "x",
+                dal / ours >= 1.5);
+    }
+
+    /** Adds in a loop for a while; returns the latencies of the adds that succeeded. */
+    private static Latencies loop(Contender c, Duration length) throws Exception {
+        Latencies l = new Latencies();
+        long start = System.nanoTime();
+        long end = start + length.toNanos();
+        long now = start;
+        while (now < end) {
+            long[] r = c.add(STEP);
+            long after = System.nanoTime();
+            if (r != null) {
+                l.add(after - now);
+            }
+            now = after;
+        }
+        l.elapsed(now - start);
+        return l;
+    }
+
+    // ---- contention on one key ----
+
+    private void contention() {
+        Table table = new Table("Contention on one key: successful range acquires per second (step " + STEP + ")",
+                "clients", "contender", "acquires/s", "gave up", "requests/acquire", "p99 us", "vs DAL");
+        List<Integer> clients = settings.clients();
+        double[] ours = new double[clients.size()];
+        double[] shared = new double[clients.size()];
+        double[] dal = new double[clients.size()];
+        for (int i = 0; i < clients.size(); i++) {
+            int n = clients.get(i);
+            Result d = contend(Contender.Kind.DAL, n, false);
+            Result o = contend(Contender.Kind.OURS, n, false);
+            Result s = contend(Contender.Kind.OURS, n, true);
+            dal[i] = d.perSecond;
+            ours[i] = o.perSecond;
+            shared[i] = s.perSecond;
+            table.row(n, "DistributedAtomicLong", d.perSecond, d.gaveUp, d.requests, d.p99, 1.0);
+            table.row(n, "cosid-store, own sessions", o.perSecond, o.gaveUp, o.requests, o.p99, o.perSecond / d.perSecond);
+            table.row(n, "cosid-store, one shared store", s.perSecond, s.gaveUp, s.requests, s.p99,
+                    s.perSecond / d.perSecond);
+            if (n == 4 || n == 16) {
+                verdict(n + " clients with own sessions: ours / DistributedAtomicLong (at least 3x)",
+                        o.perSecond / d.perSecond, "x", o.perSecond / d.perSecond >= 3);
+            }
+        }
+        publish(table);
+        Chart chart = new Chart("Range acquires on one contended key (ZooKeeper " + settings.version() + ")", clients);
+        chart.series("cosid-store, each client its own store and session", ours);
+        chart.series("cosid-store, clients share one store (coalesced)", shared);
+        chart.series("Curator DistributedAtomicLong, own sessions", dal);
+        chart.write(outDir().resolve("throughput-vs-clients.png"));
+    }
+
+    private record Result(double perSecond, long gaveUp, double requests, double p99) {
+    }
+
+    private Result contend(Contender.Kind kind, int clients, boolean sharedStore) {
+        String key = "contended-" + kind.name().toLowerCase(Locale.ROOT) + "-" + clients + (sharedStore ? "-shared" : "");
+        List<Contender> contenders = new ArrayList<>();
+        Store shared = sharedStore ? Contender.Ours.openStore(connectString) : null;
+        for (int i = 0; i < clients; i++) {
+            contenders.add(sharedStore ? new SharedStoreContender(shared, key) : Contender.open(kind, connectString, key));
+        }
+        RangeChecks checks = new RangeChecks();
+        try {
+            runTogether(contenders, settings.warmup(), checks, new AtomicLong());
+            long before = counters.received();
+            AtomicLong gaveUp = new AtomicLong();
+            List<Latencies> results = runTogether(contenders, settings.run(), checks, gaveUp);
+            long requests = counters.received() - before;
+            checks.requireDisjoint(clients + " x " + kind.label);
+            long successes = results.stream().mapToLong(Latencies::count).sum();
+            double seconds = settings.run().toNanos() / 1e9;
+            Latencies all = new Latencies();
+            results.forEach(l -> l.forEach(all::add));
+            return new Result(successes / seconds, gaveUp.get(), successes == 0 ? Double.NaN : requests / (double) successes,
+                    all.p99Micros());
+        } finally {
+            contenders.forEach(Contender::closeQuietly);
+            if (shared != null) {
+                shared.close();
+            }
+        }
+    }
+
+    private static List<Latencies> runTogether(List<Contender> contenders, Duration length, RangeChecks checks,
+                                               AtomicLong gaveUp) {
+        ExecutorService pool = Executors.newFixedThreadPool(contenders.size());
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Latencies>> futures = new ArrayList<>();
+            for (Contender c : contenders) {
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    List<long[]> taken = new ArrayList<>();
+                    Latencies l = new Latencies();
+                    long end = System.nanoTime() + length.toNanos();
+                    for (long now = System.nanoTime(); now < end; ) {
+                        long[] r = c.add(STEP);
+                        long after = System.nanoTime();
+                        if (r == null) {
+                            gaveUp.incrementAndGet();
+                        } else {
+                            l.add(after - now);
+                            taken.add(r);
+                        }
+                        now = after;
+                    }
+                    checks.addAll(taken);
+                    return l;
+                }));
+            }
+            go.countDown();
+            List<Latencies> results = new ArrayList<>();
+            for (Future<Latencies> f : futures) {
+                results.add(f.get());
+            }
+            return results;
+        } catch (Exception e) {
+            throw new IllegalStateException("a contender failed", e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A client thread sharing one store with the others: its acquires coalesce with theirs. */
+    private static final class SharedStoreContender extends Contender {
+        private final Store store;
+        private final String key;
+
+        SharedStoreContender(Store store, String key) {
+            this.store = store;
+            this.key = key;
+        }
+
+        @Override
+        long[] add(long step) {
+            io.cosid.store.Range r = store.ranges().acquire(key, step);
+            return new long[] {r.start(), r.end()};
+        }
+
+        @Override
+        public void close() {
+            // the shared store is closed by whoever opened it
+        }
+    }
+
+    // ---- slot leases ----
+
+    private void slots() {
+        Table table = new Table("Slot leases (ours): cost per operation, requests counted by the server",
+                "operation", "ops", "median us", "p99 us", "requests/op");
+        try (Store store = Contender.Ours.openStore(connectString)) {
+            store.slots().define("index", 1024, Duration.ofSeconds(1));
+            store.slots().define("crowd", 1024, Duration.ofSeconds(1));
+            OpStats indexHit = new OpStats();
+            OpStats release = new OpStats();
+            measure(settings.run(), () -> {
+                SlotLease lease = indexHit.time(() -> store.slots().acquire("index", "host-a", TTL));
+                release.time(() -> store.slots().release(lease));
+            });
+            OpStats filling = new OpStats();
+            for (int i = 0; i < 1000; i++) {
+                int owner = i;
+                filling.time(() -> store.slots().acquire("crowd", "held-" + owner, TTL));
+            }
+            OpStats crowded = new OpStats();
+            AtomicLong n = new AtomicLong();
+            measure(settings.run(), () -> {
+                SlotLease lease = crowded.time(() -> store.slots().acquire("crowd", "new-" + n.incrementAndGet(), TTL));
+                store.slots().release(lease);
+            });
+            OpStats renew = new OpStats();
+            SlotLease[] held = {store.slots().acquire("index", "host-r", TTL)};
+            measure(settings.run(), () -> held[0] = renew.time(() -> store.slots().renew(held[0])));
+            indexHit.row(table, "acquire, owner-index hit");
+            filling.row(table, "acquire, fresh, 1024-slot namespace filling 0 -> 1000");
+            crowded.row(table, "acquire, fresh, 1024-slot namespace with 1000 held");
+            renew.row(table, "renew");
+            release.row(table, "release");
+        }
+        publish(table);
+    }
+
+    /** Latencies and server-counted requests of one operation, each timed on its own. */
+    private final class OpStats {
+        final Latencies latencies = new Latencies();
+        long requests;
+
+        <T> T time(java.util.function.Supplier<T> op) {
+            long before = counters.received();
+            long start = System.nanoTime();
+            T result = op.get();
+            latencies.add(System.nanoTime() - start);
+            requests += counters.received() - before;
+            return result;
+        }
+
+        void row(Table table, String name) {
+            table.row(name, latencies.count(), latencies.medianMicros(), latencies.p99Micros(),
+                    requests / (double) latencies.count());
+        }
+    }
+
+    private static void measure(Duration length, Runnable step) {
+        long end = System.nanoTime() + length.toNanos();
+        while (System.nanoTime() < end) {
+            step.run();
+        }
+    }
+
+    // ---- many instances starting at once ----
+
+    private void instancesStartingTogether() {
+        int count = settings.instances();
+        Table table = new Table(count + " instances started together, one 1024-slot namespace (each its own store)",
+                "instances", "distinct slots", "total ms", "median us", "p99 us", "max us", "requests/acquire");
+        List<Store> stores = new ArrayList<>();
+        ExecutorService opener = Executors.newFixedThreadPool(32);
+        try {
+            List<Future<Store>> opening = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                opening.add(opener.submit(() -> Contender.Ours.openStore(connectString)));
+            }
+            for (Future<Store> f : opening) {
+                stores.add(f.get());
+            }
+            stores.get(0).slots().define("start", 1024, Duration.ofSeconds(1));
+            ExecutorService starters = Executors.newFixedThreadPool(count);
+            try {
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<long[]>> acquires = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    Store store = stores.get(i);
+                    String owner = "instance-" + i;
+                    acquires.add(starters.submit(() -> {
+                        go.await();
+                        long start = System.nanoTime();
+                        SlotLease lease = store.slots().acquire("start", owner, TTL);
+                        return new long[] {lease.slot(), System.nanoTime() - start};
+                    }));
+                }
+                long before = counters.received();
+                long start = System.nanoTime();
+                go.countDown();
+                Set<Long> slots = new HashSet<>();
+                Latencies latencies = new Latencies();
+                for (Future<long[]> f : acquires) {
+                    long[] r = f.get();
+                    slots.add(r[0]);
+                    latencies.add(r[1]);
+                }
+                long totalMillis = (System.nanoTime() - start) / 1_000_000;
+                long requests = counters.received() - before;
+                if (slots.size() != count) {
+                    throw new IllegalStateException(count + " instances ended with only " + slots.size()
+                            + " distinct slots: a DUPLICATE slot");
+                }
+                double max = 0;
+                for (Future<long[]> f : acquires) {
+                    max = Math.max(max, f.get()[1] / 1000.0);
+                }
+                table.row(count, slots.size(), totalMillis, latencies.medianMicros(), latencies.p99Micros(), max,
+                        requests / (double) count);
+                verdict(count + " instances started together end with distinct slots (total " + totalMillis + " ms)",
+                        slots.size(), " distinct", slots.size() == count);
+            } finally {
+                starters.shutdownNow();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(count + " instances starting together failed", e);
+        } finally {
+            opener.shutdownNow();
+            stores.parallelStream().forEach(Store::close);
+        }
+        publish(table);
+    }
+
+    // ---- in-memory ----
+
+    private void inMemory() {
+        Table table = new Table("In-memory store, one thread (JMH has the careful figures: store-benchmarks/target/jmh.json)",
+                "operation", "ops", "ops/s");
+        try (Store store = InMemoryStores.open()) {
+            for (int round = 0; round < 2; round++) { // the first round warms up
+                long count = 0;
+                long start = System.nanoTime();
+                long end = start + settings.run().toNanos();
+                long now = start;
+                while (now < end) {
+                    for (int i = 0; i < 1000; i++) {
+                        store.ranges().acquire("orders", STEP);
+                    }
+                    count += 1000;
+                    now = System.nanoTime();
+                }
+                if (round == 1) {
+                    double perSecond = count * 1e9 / (now - start);
+                    table.row("range acquire", count, perSecond);
+                    verdict("in-memory range acquires per second, one thread (millions)", perSecond / 1e6, "M",
+                            perSecond >= 1e6);
+                }
+            }
+        }
+        publish(table);
+    }
+
+    // ---- output ----
+
+    private void publish(Table table) {
+        tables.add(table);
+        System.out.println(table.text());
+    }
+
+    private void verdict(String what, double value, String unit, boolean met) {
+        verdicts.add(String.format(Locale.ROOT, "%-4s %s: %.2f%s", met ? "MET" : "MISS", what, value, unit));
+    }
+
+    private Path outDir() {
+        try {
+            return Files.createDirectories(settings.out());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Path write() {
+        StringBuilder text = new StringBuilder(machine()).append('\n');
+        StringBuilder md = new StringBuilder("### Side-by-side run\n\n").append("Machine: ").append(machine())
+                .append("\n\n");
+        for (Table t : tables) {
+            text.append(t.text()).append('\n');
+            md.append(t.markdown());
+        }
+        text.append("Targets\n");
+        md.append("#### Targets\n\n");
+        for (String v : verdicts) {
+            text.append("  ").append(v).append('\n');
+            md.append("- ").append(v).append('\n');
+        }
+        System.out.println(text);
+        Path results = outDir().resolve("results.md");
+        try {
+            Files.writeString(results, md.toString());
+            Files.writeString(outDir().resolve("results.txt"), text.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return results;
+    }
+
+    private String machine() {
+        String cpu = "unknown CPU";
+        try {
+            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse(cpu);
+        } catch (IOException | RuntimeException e) {
+            // not Linux: the CPU stays unnamed
+        }
+        return String.format(Locale.ROOT, "%d cores (%s), %s %s, Java %s, ZooKeeper %s standalone (forked JVM, "
+                        + "data on local disk), run %d s per point after %d s warm-up",
+                Runtime.getRuntime().availableProcessors(), cpu, System.getProperty("os.name"),
+                System.getProperty("os.version"), System.getProperty("java.version"), settings.version(),
+                settings.run().toSeconds(), settings.warmup().toSeconds());
+    }
+}
