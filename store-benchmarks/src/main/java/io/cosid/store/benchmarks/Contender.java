@@ -23,10 +23,22 @@ import org.apache.zookeeper.data.Stat;
  */
 abstract class Contender implements AutoCloseable {
 
-    /** The retry policy both ours and DistributedAtomicLong are given, as Curator values and as our options. */
-    static final int RETRY_BASE_SLEEP_MS = 1;
-    static final int RETRY_MAX_RETRIES = 29;
-    static final int RETRY_MAX_SLEEP_MS = 50;
+    /**
+     * A retry policy, given to ours (as options) and to DistributedAtomicLong (as a Curator policy) alike.
+     * Ours applies it to connection problems only (contention has its own backoff); DistributedAtomicLong also
+     * sleeps by it after every lost compare-and-set.
+     */
+    record Policy(String name, int baseSleepMs, int maxRetries, int maxSleepMs) {
+
+        /** Our store's defaults: retry.baseSleepTime=100ms, retry.maxRetries=5, retry.maxSleep=500ms. */
+        static final Policy DEFAULT = new Policy("default policy: 100 ms base, 5 retries, 500 ms cap", 100, 5, 500);
+        /** As kind to DistributedAtomicLong as a policy can be: sleeps of a millisecond or two. */
+        static final Policy FAST = new Policy("fast policy: 1 ms base, 29 retries, 50 ms cap", 1, 29, 50);
+
+        RetryPolicy curator() {
+            return new ExponentialBackoffRetry(baseSleepMs, maxRetries, maxSleepMs);
+        }
+    }
 
     /** Adds {@code step}: the range [start, end) it took, or null when it gave up (counted, never a value). */
     abstract long[] add(long step) throws Exception;
@@ -52,21 +64,17 @@ abstract class Contender implements AutoCloseable {
         }
     }
 
-    static Contender open(Kind kind, String connectString, String path) {
+    static Contender open(Kind kind, String connectString, String path, Policy policy) {
         return switch (kind) {
-            case OURS -> new Ours(connectString, path);
-            case DAL -> new Dal(connectString, path);
-            case BARE_SET_DATA -> new BareSetData(connectString, path);
+            case OURS -> new Ours(connectString, path, policy);
+            case DAL -> new Dal(connectString, path, policy);
+            case BARE_SET_DATA -> new BareSetData(connectString, path, policy);
         };
     }
 
-    static RetryPolicy retryPolicy() {
-        return new ExponentialBackoffRetry(RETRY_BASE_SLEEP_MS, RETRY_MAX_RETRIES, RETRY_MAX_SLEEP_MS);
-    }
-
-    static CuratorFramework curator(String connectString) {
+    static CuratorFramework curator(String connectString, Policy policy) {
         CuratorFramework client = CuratorFrameworkFactory.builder().connectString(connectString)
-                .sessionTimeoutMs(30_000).connectionTimeoutMs(10_000).retryPolicy(retryPolicy()).build();
+                .sessionTimeoutMs(30_000).connectionTimeoutMs(10_000).retryPolicy(policy.curator()).build();
         client.start();
         try {
             if (!client.blockUntilConnected(30, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -84,19 +92,19 @@ abstract class Contender implements AutoCloseable {
         private final Store store;
         private final String key;
 
-        Ours(String connectString, String key) {
-            this.store = openStore(connectString);
+        Ours(String connectString, String key, Policy policy) {
+            this.store = openStore(connectString, policy);
             this.key = key;
         }
 
-        static Store openStore(String connectString) {
+        static Store openStore(String connectString, Policy policy) {
             return ZooKeeperStores.open(StoreConfig.of("bench", "zookeeper").withTimeout(Duration.ofSeconds(30))
                     .withOption("connectString", connectString)
                     .withOption("root", "/bench")
                     .withOption("sessionTimeout", "30s")
-                    .withOption("retry.baseSleepTime", RETRY_BASE_SLEEP_MS + "ms")
-                    .withOption("retry.maxRetries", Integer.toString(RETRY_MAX_RETRIES))
-                    .withOption("retry.maxSleep", RETRY_MAX_SLEEP_MS + "ms"));
+                    .withOption("retry.baseSleepTime", policy.baseSleepMs() + "ms")
+                    .withOption("retry.maxRetries", Integer.toString(policy.maxRetries()))
+                    .withOption("retry.maxSleep", policy.maxSleepMs() + "ms"));
         }
 
         @Override
@@ -116,9 +124,9 @@ abstract class Contender implements AutoCloseable {
         private final CuratorFramework client;
         private final DistributedAtomicLong counter;
 
-        Dal(String connectString, String key) {
-            this.client = curator(connectString);
-            this.counter = new DistributedAtomicLong(client, "/dal/" + key, retryPolicy());
+        Dal(String connectString, String key, Policy policy) {
+            this.client = curator(connectString, policy);
+            this.counter = new DistributedAtomicLong(client, "/dal/" + key, policy.curator());
         }
 
         @Override
@@ -143,8 +151,8 @@ abstract class Contender implements AutoCloseable {
         private int version;
         private long next;
 
-        BareSetData(String connectString, String key) {
-            this.client = curator(connectString);
+        BareSetData(String connectString, String key, Policy policy) {
+            this.client = curator(connectString, policy);
             this.path = "/bare/" + key;
             try {
                 client.create().orSetData().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)

@@ -16,6 +16,10 @@ final class Latencies {
         nanos[count++] = operationNanos;
     }
 
+    long elapsedNanos() {
+        return elapsedNanos;
+    }
+
     void elapsed(long runNanos) {
         this.elapsedNanos = runNanos;
     }

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code results.md} and {@code throughput-vs-clients.png} to the output directory.
  *
  * <p>Arguments: {@code --seconds S} per measured run (default 5), {@code --warmup S} (default 2),
- * {@code --clients 1,2,4,8,16}, {@code --instances 1024}, {@code --out DIR}, {@code --version 3.9.5},
+ * {@code --clients 1,2,4,8,16}, {@code --instances 1024}, {@code --held 1000} (slots held in the crowded-namespace
+ * case), {@code --out DIR}, {@code --version 3.9.5},
  * {@code --only single,contention,slots,instances,inmemory}.
  * Every range handed out in a run is checked: a duplicate ends the run with an exception.
  */
@@ -38,8 +39,8 @@ public final class SideBySide {
     private static final Duration TTL = Duration.ofSeconds(30);
 
     /** What one run measures. */
-    record Settings(Duration run, Duration warmup, List<Integer> clients, int instances, Path out, String version,
-                    Set<String> scenarios) {
+    record Settings(Duration run, Duration warmup, List<Integer> clients, int instances, int held, Path out,
+                    String version, Set<String> scenarios) {
 
         static final List<String> SCENARIOS = List.of("single", "contention", "slots", "instances", "inmemory");
 
@@ -48,6 +49,7 @@ public final class SideBySide {
             Duration warmup = Duration.ofSeconds(2);
             List<Integer> clients = List.of(1, 2, 4, 8, 16);
             int instances = 1024;
+            int held = 1000;
             Path out = Path.of("target", "benchmarks");
             String version = System.getProperty("cosid.zk.primary", "3.9.5");
             Set<String> scenarios = new java.util.LinkedHashSet<>(SCENARIOS);
@@ -59,6 +61,7 @@ public final class SideBySide {
                     case "--clients" -> clients = Arrays.stream(required(args[i], value).split(","))
                             .map(String::trim).map(Integer::valueOf).toList();
                     case "--instances" -> instances = Integer.parseInt(required(args[i], value));
+                    case "--held" -> held = Integer.parseInt(required(args[i], value));
                     case "--out" -> out = Path.of(required(args[i], value));
                     case "--version" -> version = required(args[i], value);
                     case "--only" -> {
@@ -68,11 +71,15 @@ public final class SideBySide {
                         }
                     }
                     default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-                            + "'; known: --seconds, --warmup, --clients, --instances, --out, --version, --only");
+                            + "'; known: --seconds, --warmup, --clients, --instances, --held, --out, --version, --only");
                 }
                 i++;
             }
-            return new Settings(run, warmup, clients, instances, out, version, scenarios);
+            if (held < 0 || held >= 1024 || instances < 1 || instances > 1024) {
+                throw new IllegalArgumentException("--held must be 0..1023 and --instances 1..1024 (one 1024-slot"
+                        + " namespace each)");
+            }
+            return new Settings(run, warmup, clients, instances, held, out, version, scenarios);
         }
 
         private static String required(String name, String value) {
@@ -136,25 +143,39 @@ public final class SideBySide {
     private void singleClient() {
         Contender.Kind[] kinds = Contender.Kind.values();
         Latencies[] latencies = new Latencies[kinds.length];
-        double[] requests = new double[kinds.length];
-        for (Contender.Kind kind : kinds) {
-            try (Contender c = Contender.open(kind, connectString, "single-" + kind.name().toLowerCase(Locale.ROOT))) {
-                loop(c, settings.warmup());
-                long before = counters.received();
-                Latencies l = loop(c, settings.run());
-                requests[kind.ordinal()] = (counters.received() - before) / (double) l.count();
-                latencies[kind.ordinal()] = l;
-            } catch (Exception e) {
-                throw new IllegalStateException(kind.label + " failed", e);
+        long[] requests = new long[kinds.length];
+        List<Contender> contenders = new ArrayList<>();
+        try {
+            for (Contender.Kind kind : kinds) {
+                contenders.add(Contender.open(kind, connectString, "single-" + kind.name().toLowerCase(Locale.ROOT),
+                        Contender.Policy.DEFAULT));
+                latencies[kind.ordinal()] = new Latencies();
             }
+            for (Contender c : contenders) {
+                loop(c, settings.warmup(), new Latencies());
+            }
+            // rounds in turn, so that drift of the machine or the server touches every contender alike
+            int rounds = 10;
+            Duration slice = settings.run().dividedBy(rounds);
+            for (int round = 0; round < rounds; round++) {
+                for (Contender.Kind kind : kinds) {
+                    long before = counters.received();
+                    loop(contenders.get(kind.ordinal()), slice, latencies[kind.ordinal()]);
+                    requests[kind.ordinal()] += counters.received() - before;
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("the one-client comparison failed", e);
+        } finally {
+            contenders.forEach(Contender::closeQuietly);
         }
         double bare = latencies[Contender.Kind.BARE_SET_DATA.ordinal()].medianMicros();
-        Table table = new Table("Range acquire, one client, no contention (step " + STEP + ")",
+        Table table = new Table("Range acquire, one client, no contention (step " + STEP + "; 10 interleaved rounds)",
                 "contender", "ops", "median us", "p99 us", "ops/s", "requests/op", "median / bare setData");
         for (Contender.Kind kind : kinds) {
             Latencies l = latencies[kind.ordinal()];
-            table.row(kind.label, l.count(), l.medianMicros(), l.p99Micros(), l.throughput(), requests[kind.ordinal()],
-                    l.medianMicros() / bare);
+            table.row(kind.label, l.count(), l.medianMicros(), l.p99Micros(), l.throughput(),
+                    requests[kind.ordinal()] / (double) l.count(), l.medianMicros() / bare);
         }
         publish(table);
         double ours = latencies[Contender.Kind.OURS.ordinal()].medianMicros();
@@ -165,9 +186,8 @@ public final class SideBySide {
                 dal / ours >= 1.5);
     }
 
-    /** Adds in a loop for a while; returns the latencies of the adds that succeeded. */
-    private static Latencies loop(Contender c, Duration length) throws Exception {
-        Latencies l = new Latencies();
+    /** Adds in a loop for a while, into the given latencies (only adds that succeeded count). */
+    private static void loop(Contender c, Duration length, Latencies l) throws Exception {
         long start = System.nanoTime();
         long end = start + length.toNanos();
         long now = start;
@@ -179,53 +199,67 @@ public final class SideBySide {
             }
             now = after;
         }
-        l.elapsed(now - start);
-        return l;
+        l.elapsed(l.elapsedNanos() + now - start);
     }
 
     // ---- contention on one key ----
 
     private void contention() {
         Table table = new Table("Contention on one key: successful range acquires per second (step " + STEP + ")",
-                "clients", "contender", "acquires/s", "gave up", "requests/acquire", "p99 us", "vs DAL");
+                "clients", "contender", "acquires/s", "gave up", "requests/acquire", "p99 us", "vs DAL default",
+                "vs DAL fast");
         List<Integer> clients = settings.clients();
         double[] ours = new double[clients.size()];
         double[] shared = new double[clients.size()];
         double[] dal = new double[clients.size()];
+        double[] dalFast = new double[clients.size()];
         for (int i = 0; i < clients.size(); i++) {
             int n = clients.get(i);
-            Result d = contend(Contender.Kind.DAL, n, false);
-            Result o = contend(Contender.Kind.OURS, n, false);
-            Result s = contend(Contender.Kind.OURS, n, true);
+            Result d = contend(Contender.Kind.DAL, n, false, Contender.Policy.DEFAULT);
+            Result f = contend(Contender.Kind.DAL, n, false, Contender.Policy.FAST);
+            Result o = contend(Contender.Kind.OURS, n, false, Contender.Policy.DEFAULT);
+            Result s = contend(Contender.Kind.OURS, n, true, Contender.Policy.DEFAULT);
             dal[i] = d.perSecond;
+            dalFast[i] = f.perSecond;
             ours[i] = o.perSecond;
             shared[i] = s.perSecond;
-            table.row(n, "DistributedAtomicLong", d.perSecond, d.gaveUp, d.requests, d.p99, 1.0);
-            table.row(n, "cosid-store, own sessions", o.perSecond, o.gaveUp, o.requests, o.p99, o.perSecond / d.perSecond);
+            table.row(n, "DistributedAtomicLong, default policy", d.perSecond, d.gaveUp, d.requests, d.p99, 1.0,
+                    f.perSecond / d.perSecond);
+            table.row(n, "DistributedAtomicLong, fast policy", f.perSecond, f.gaveUp, f.requests, f.p99,
+                    d.perSecond / f.perSecond, 1.0);
+            table.row(n, "cosid-store, own sessions", o.perSecond, o.gaveUp, o.requests, o.p99,
+                    o.perSecond / d.perSecond, o.perSecond / f.perSecond);
             table.row(n, "cosid-store, one shared store", s.perSecond, s.gaveUp, s.requests, s.p99,
-                    s.perSecond / d.perSecond);
+                    s.perSecond / d.perSecond, s.perSecond / f.perSecond);
             if (n == 4 || n == 16) {
-                verdict(n + " clients with own sessions: ours / DistributedAtomicLong (at least 3x)",
+                verdict(n + " clients, own sessions: ours / DistributedAtomicLong, same (default) policy (at least 3x)",
                         o.perSecond / d.perSecond, "x", o.perSecond / d.perSecond >= 3);
+                verdict(n + " clients, own sessions: ours / DistributedAtomicLong, fast policy (at least 3x)",
+                        o.perSecond / f.perSecond, "x", o.perSecond / f.perSecond >= 3);
+                verdict(n + " threads, one shared store: ours / DistributedAtomicLong, fast policy (at least 3x)",
+                        s.perSecond / f.perSecond, "x", s.perSecond / f.perSecond >= 3);
             }
         }
         publish(table);
         Chart chart = new Chart("Range acquires on one contended key (ZooKeeper " + settings.version() + ")", clients);
         chart.series("cosid-store, each client its own store and session", ours);
         chart.series("cosid-store, clients share one store (coalesced)", shared);
-        chart.series("Curator DistributedAtomicLong, own sessions", dal);
+        chart.series("Curator DistributedAtomicLong, own sessions, fast retry policy", dalFast);
+        chart.series("Curator DistributedAtomicLong, own sessions, default retry policy", dal);
         chart.write(outDir().resolve("throughput-vs-clients.png"));
     }
 
     private record Result(double perSecond, long gaveUp, double requests, double p99) {
     }
 
-    private Result contend(Contender.Kind kind, int clients, boolean sharedStore) {
-        String key = "contended-" + kind.name().toLowerCase(Locale.ROOT) + "-" + clients + (sharedStore ? "-shared" : "");
+    private Result contend(Contender.Kind kind, int clients, boolean sharedStore, Contender.Policy policy) {
+        String key = "contended-" + kind.name().toLowerCase(Locale.ROOT) + "-" + clients + (sharedStore ? "-shared" : "")
+                + "-" + policy.baseSleepMs();
         List<Contender> contenders = new ArrayList<>();
-        Store shared = sharedStore ? Contender.Ours.openStore(connectString) : null;
+        Store shared = sharedStore ? Contender.Ours.openStore(connectString, policy) : null;
         for (int i = 0; i < clients; i++) {
-            contenders.add(sharedStore ? new SharedStoreContender(shared, key) : Contender.open(kind, connectString, key));
+            contenders.add(sharedStore ? new SharedStoreContender(shared, key)
+                    : Contender.open(kind, connectString, key, policy));
         }
         RangeChecks checks = new RangeChecks();
         try {
@@ -234,7 +268,7 @@ public final class SideBySide {
             AtomicLong gaveUp = new AtomicLong();
             List<Latencies> results = runTogether(contenders, settings.run(), checks, gaveUp);
             long requests = counters.received() - before;
-            checks.requireDisjoint(clients + " x " + kind.label);
+            checks.requireDisjoint(clients + " x " + kind.label + " (" + policy.name() + ")");
             long successes = results.stream().mapToLong(Latencies::count).sum();
             double seconds = settings.run().toNanos() / 1e9;
             Latencies all = new Latencies();
@@ -316,7 +350,7 @@ public final class SideBySide {
     private void slots() {
         Table table = new Table("Slot leases (ours): cost per operation, requests counted by the server",
                 "operation", "ops", "median us", "p99 us", "requests/op");
-        try (Store store = Contender.Ours.openStore(connectString)) {
+        try (Store store = Contender.Ours.openStore(connectString, Contender.Policy.DEFAULT)) {
             store.slots().define("index", 1024, Duration.ofSeconds(1));
             store.slots().define("crowd", 1024, Duration.ofSeconds(1));
             OpStats indexHit = new OpStats();
@@ -326,7 +360,7 @@ public final class SideBySide {
                 release.time(() -> store.slots().release(lease));
             });
             OpStats filling = new OpStats();
-            for (int i = 0; i < 1000; i++) {
+            for (int i = 0; i < settings.held(); i++) {
                 int owner = i;
                 filling.time(() -> store.slots().acquire("crowd", "held-" + owner, TTL));
             }
@@ -340,8 +374,8 @@ public final class SideBySide {
             SlotLease[] held = {store.slots().acquire("index", "host-r", TTL)};
             measure(settings.run(), () -> held[0] = renew.time(() -> store.slots().renew(held[0])));
             indexHit.row(table, "acquire, owner-index hit");
-            filling.row(table, "acquire, fresh, 1024-slot namespace filling 0 -> 1000");
-            crowded.row(table, "acquire, fresh, 1024-slot namespace with 1000 held");
+            filling.row(table, "acquire, fresh, 1024-slot namespace filling 0 -> " + settings.held());
+            crowded.row(table, "acquire, fresh, 1024-slot namespace with " + settings.held() + " held");
             renew.row(table, "renew");
             release.row(table, "release");
         }
@@ -386,7 +420,7 @@ public final class SideBySide {
         try {
             List<Future<Store>> opening = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                opening.add(opener.submit(() -> Contender.Ours.openStore(connectString)));
+                opening.add(opener.submit(() -> Contender.Ours.openStore(connectString, Contender.Policy.DEFAULT)));
             }
             for (Future<Store> f : opening) {
                 stores.add(f.get());
@@ -454,7 +488,7 @@ public final class SideBySide {
                 long end = start + settings.run().toNanos();
                 long now = start;
                 while (now < end) {
-                    for (int i = 0; i < 1000; i++) {
+                    for (int i = 0; i < settings.held(); i++) {
                         store.ranges().acquire("orders", STEP);
                     }
                     count += 1000;

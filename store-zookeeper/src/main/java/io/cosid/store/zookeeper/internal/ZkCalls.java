@@ -129,7 +129,8 @@ final class ZkCalls {
         requests.add(futures.size());
         roundTrips.increment();
         try {
-            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+            // one request (the common case) is waited for directly: no combined future to build
+            (futures.size() == 1 ? futures.get(0) : CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)))
                     .get(Math.max(deadline.remainingNanos(), 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw deadline.expired(null);

@@ -32,8 +32,9 @@ class LeaderKillTest {
             try (Store setup = load.open(ensemble.connectString(), Duration.ofSeconds(5))) {
                 setup.slots().define(Load.NAMESPACE, 24, Duration.ofMillis(300));
             }
-            // 8 clients (sessions) with 4 threads each: their acquires coalesce inside each store
-            load.rangeClients(8, 4, ensemble.connectString(), Duration.ofSeconds(2), List.of("orders", "invoices"));
+            // 8 clients (sessions) with 4 threads each (16 in the soak): their acquires coalesce inside each store
+            load.rangeClients(8, Soak.scale(4, 16), ensemble.connectString(), Duration.ofSeconds(2),
+                    List.of("orders", "invoices"));
             load.leaseOwners(32, 24, ensemble.connectString(), Duration.ofSeconds(2), Duration.ofSeconds(2));
             awaitProgress(load, 200);
             // the soak runs until the size: 1,000,000 range acquires and 10,000 lease terms, with kills
