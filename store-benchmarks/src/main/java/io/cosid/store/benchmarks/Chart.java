@@ -19,7 +19,7 @@ import javax.imageio.ImageIO;
 final class Chart {
 
     private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0x2ca02c), new Color(0xd62728),
-            new Color(0x9467bd)};
+            new Color(0x9467bd), new Color(0x000000), new Color(0xaaaaaa)};
     private static final int WIDTH = 900;
     private static final int HEIGHT = 540;
     private static final int LEFT = 90;

@@ -13,9 +13,18 @@ final class ServerCounters {
     private static final Pattern RECEIVED = Pattern.compile("Received: (\\d+)");
 
     private final int port;
+    private final long ownCost;
 
     ServerCounters(int port) {
         this.port = port;
+        // asking costs something too: measure what one srvr adds to the count, and leave it out of every delta
+        long first = received();
+        this.ownCost = received() - first;
+    }
+
+    /** Requests the server received since {@code before} (a {@link #received()} value), this reading left out. */
+    long since(long before) {
+        return received() - before - ownCost;
     }
 
     long received() {
