@@ -167,6 +167,15 @@ final class ZkCalls {
     }
 
     /**
+     * An operation that sent a write whose reply was lost, and cannot tell any more whether it landed: the
+     * caller must treat the write as possibly applied (docs/contract.md, "Unknown outcomes").
+     */
+    StoreUnavailableException outcomeUnknown(Deadline deadline, String found, Throwable cause) {
+        return new StoreUnavailableException(options.connectString(), deadline.operation() + ": a write whose reply"
+                + " was lost may have landed, and " + found + ", so its outcome is unknown", cause);
+    }
+
+    /**
      * Waits before repeating after a connection problem: the retry policy's sleep, then until Curator is
      * connected again, within the budget. Gives up with {@link StoreUnavailableException} after
      * {@code retry.maxRetries} retries.

@@ -387,11 +387,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireLease(lease);
         Deadline deadline = lifecycle.start("renew of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
         String path = paths.slot(lease.namespace(), lease.slot());
+        Attempts attempts = new Attempts();
         while (true) {
-            Seen current = currentTerm(deadline, lease, false);
+            Seen current = currentTerm(deadline, lease, false, attempts);
             String nonce = UUID.randomUUID().toString();
             SlotData renewed = current.data().renewed(current.mtime(), nonce);
-            Seen mine = writeTerm(deadline, lease, path, current, renewed);
+            Seen mine = writeTerm(deadline, lease, path, current, renewed, attempts);
             if (mine != null) {
                 return mine.data().lease(lease.namespace(), lease.slot(), mine.mtime());
             }
@@ -403,14 +404,15 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireLease(lease);
         Deadline deadline = lifecycle.start("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
         String path = paths.slot(lease.namespace(), lease.slot());
+        Attempts attempts = new Attempts();
         while (true) {
-            Seen current = currentTerm(deadline, lease, true);
+            Seen current = currentTerm(deadline, lease, true, attempts);
             if (current.data().state() != SlotData.State.HELD) {
                 // released (or ended) already: idempotent
                 return Instant.ofEpochMilli(current.data().effectiveNextFloor(current.mtime()));
             }
             SlotData released = current.data().released(current.mtime(), UUID.randomUUID().toString());
-            Seen mine = writeTerm(deadline, lease, path, current, released);
+            Seen mine = writeTerm(deadline, lease, path, current, released, attempts);
             if (mine != null) {
                 return Instant.ofEpochMilli(mine.data().effectiveNextFloor(mine.mtime()));
             }
@@ -418,10 +420,22 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
+     * What one renew or release has sent so far. {@link LeaseLostException} promises that nothing was written;
+     * once a write of this operation had an unknown outcome that its read-back could not settle, a term found
+     * over may have been ended (or extended) by that very write, so the answer is an unknown outcome instead.
+     * Why it matters: a release that landed, whose reply was lost while the next holder took the slot, would
+     * otherwise be reported as "lost, nothing written", and the holder would not know its window was cut at
+     * the release bound.
+     */
+    private static final class Attempts {
+        boolean unknownWrite;
+    }
+
+    /**
      * The slot as this store last wrote it when that is still the lease's term, else read; a lease whose term
      * is over is lost. For release, a term already released or ended is returned as it is.
      */
-    private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release) {
+    private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release, Attempts attempts) {
         String path = paths.slot(lease.namespace(), lease.slot());
         Seen cached = written.get(path);
         if (cached != null && cached.data().isTermOf(lease) && cached.data().state() == SlotData.State.HELD) {
@@ -438,14 +452,19 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
         String reason = data.isTermOf(lease) ? "the term was released or ended"
                 : "the slot's current term has fence " + data.fence() + " (owner '" + data.lastOwner() + "')";
-        throw new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
+        LeaseLostException lost = new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
+        if (attempts.unknownWrite) {
+            throw zk.outcomeUnknown(deadline, "the lease's term is over now (" + reason + ")", lost);
+        }
+        throw lost;
     }
 
     /**
      * One conditional write of the lease's own term. Returns what was written, or null when the caller must
      * look again (the node changed, or the outcome was unknown and the read-back did not find our nonce).
      */
-    private Seen writeTerm(Deadline deadline, SlotLease lease, String path, Seen current, SlotData next) {
+    private Seen writeTerm(Deadline deadline, SlotLease lease, String path, Seen current, SlotData next,
+                           Attempts attempts) {
         byte[] data = next.encode();
         Reply w = conditionalWrite(deadline, path, current.version(), current.raw(), data);
         if (w.ok()) {
@@ -453,7 +472,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
         written.remove(path);
         if (w.connectionProblem()) {
-            return readBack(deadline, lease.namespace(), lease.slot(), next.nonce());
+            Seen mine = readBack(deadline, lease.namespace(), lease.slot(), next.nonce());
+            attempts.unknownWrite |= mine == null;
+            return mine;
         }
         if (w.is(Code.NONODE)) {
             zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.cosid.store.LeaseLostException;
 import io.cosid.store.Range;
 import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.tck.HistoryChecker;
 import io.cosid.store.tck.HistoryRecorder;
 import io.cosid.store.zookeeper.ZooKeeperStores;
@@ -17,6 +19,8 @@ import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import io.cosid.store.zookeeper.harness.ZooKeeperProxy;
 import io.cosid.store.zookeeper.harness.ZooKeeperServers;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -76,6 +80,32 @@ class CutOffClientTest {
         FaultFigures.report("cut-off (dropped replies)", recorder.events().size(), proxy.dropped(), 0, report);
         report.assertValid();
         assertThat(report.gaps()).isEqualTo(10L * rounds);
+    }
+
+    @Test
+    @DisplayName("a release that landed, whose reply was lost while the next holder took the slot, is of unknown outcome, not lost")
+    void releaseLandedWhileSlotTaken() {
+        store.slots().define("solo", 1, Duration.ofMillis(100));
+        SlotLease lease = recorder.acquire(store.slots(), "solo", "first", Duration.ofSeconds(20), 1);
+        proxy.dropReplyToNextThenBlackhole(ZooKeeperProxy.SET_DATA);
+        CompletableFuture<Instant> release = CompletableFuture.supplyAsync(() -> recorder.release(store.slots(), lease));
+        await("the release's reply to be dropped").atMost(Duration.ofSeconds(5)).until(() -> proxy.dropped() == 1);
+        try (Store other = ZooKeeperStores.open(StoreConfig.of("other", "zookeeper").withTimeout(TIMEOUT)
+                .withOption("connectString", server.connectString()))) {
+            SlotLease next = recorder.acquire(other.slots(), "solo", "second", Duration.ofSeconds(20), 1);
+            assertThat(next.fence()).as("the release landed: the slot was free at once").isEqualTo(lease.fence() + 1);
+            assertThat(next.floor()).as("the next floor is the release bound, below the old ceiling")
+                    .isBefore(lease.ceiling());
+            proxy.blackhole(false);
+            assertThatThrownBy(release::join).cause()
+                    .as("LeaseLostException would say nothing was written; this release was applied")
+                    .isInstanceOf(StoreUnavailableException.class).isNotInstanceOf(LeaseLostException.class)
+                    .hasMessageContaining("outcome is unknown").hasCauseInstanceOf(LeaseLostException.class);
+        }
+        HistoryChecker.Report report = HistoryChecker.check(recorder.events());
+        FaultFigures.report("cut-off (release landed, slot taken)", recorder.events().size(), proxy.dropped(), 1, report);
+        report.assertValid();
+        assertThat(report.overlaps()).isZero();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.tck.HistoryChecker;
 import io.cosid.store.zookeeper.ZooKeeperStores;
@@ -47,7 +48,10 @@ class LeaderHangTest {
                         .withOption("connectString", "127.0.0.1:" + ensemble.clientPort(leader))
                         .withOption("sessionTimeout", "6s"));
                 try {
-                    load.recorder.acquire(pinned.ranges(), "orders", 10);
+                    // the pinned client must work before the hang (after an earlier hang the ensemble may still settle)
+                    await("the pinned client to work").atMost(Duration.ofSeconds(30))
+                            .ignoreExceptionsInstanceOf(StoreException.class)
+                            .until(() -> load.recorder.acquire(pinned.ranges(), "orders", 10), r -> true);
                     ensemble.pause(leader);
                     for (int i = 0; i < 3; i++) {
                         long start = System.nanoTime();
@@ -55,7 +59,7 @@ class LeaderHangTest {
                             load.recorder.acquire(pinned.ranges(), "orders", 10);
                         } catch (StoreTimeoutException e) {
                             timeouts++;
-                        } catch (io.cosid.store.StoreException e) {
+                        } catch (StoreException e) {
                             // unavailable: also within the budget
                         }
                         assertThat(Duration.ofNanos(System.nanoTime() - start))

@@ -47,7 +47,7 @@ class LeaderKillTest {
                 await("a new leader").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                         .until(() -> leaderOtherThan(leader));
                 ensemble.restart(leader);
-                awaitProgress(load, Soak.ON ? 20_000 : 200);
+                awaitProgress(load, Soak.ON ? 50_000 : 200);
             }
             kills = k;
             load.close();
@@ -71,7 +71,8 @@ class LeaderKillTest {
     /** Waits until the clients have made {@code operations} more successful operations. */
     static void awaitProgress(Load load, long operations) {
         long target = load.operations.get() + operations;
-        await("clients to make progress").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+        // generous: a soak waits for tens of thousands of operations, and an election stalls everyone for seconds
+        await("clients to make progress").atMost(Duration.ofSeconds(Math.max(60, operations / 200))).pollInterval(Duration.ofMillis(20))
                 .until(() -> load.operations.get() >= target);
     }
 }

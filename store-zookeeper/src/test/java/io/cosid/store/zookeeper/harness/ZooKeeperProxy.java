@@ -37,6 +37,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
     private final AtomicInteger dropNextOf = new AtomicInteger(-1);
     private final AtomicInteger dropped = new AtomicInteger();
     private volatile boolean blackhole;
+    private volatile boolean blackholeOnDrop;
     private volatile boolean closed;
 
     /**
@@ -72,6 +73,18 @@ public final class ZooKeeperProxy implements AutoCloseable {
      * @param opcode e.g. {@link #SET_DATA} or {@link #MULTI}
      */
     public void dropReplyToNext(int opcode) {
+        dropNextOf.set(opcode);
+    }
+
+    /**
+     * As {@link #dropReplyToNext(int)}, and blackholes the proxy at the moment the reply is dropped, so that the
+     * client cannot reconnect (and read back) until {@link #blackhole(boolean) blackhole(false)}: meanwhile
+     * other clients, connected to the server directly, can act on what the write left behind.
+     *
+     * @param opcode e.g. {@link #SET_DATA} or {@link #MULTI}
+     */
+    public void dropReplyToNextThenBlackhole(int opcode) {
+        blackholeOnDrop = true;
         dropNextOf.set(opcode);
     }
 
@@ -149,6 +162,10 @@ public final class ZooKeeperProxy implements AutoCloseable {
                                 doomed.add(xid);
                             }
                         } else if (doomed.remove(xid)) {
+                            if (blackholeOnDrop) {
+                                blackhole = true;
+                                blackholeOnDrop = false;
+                            }
                             dropped.incrementAndGet();
                             close(from);
                             close(to);

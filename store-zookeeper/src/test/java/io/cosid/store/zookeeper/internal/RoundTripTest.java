@@ -2,13 +2,18 @@ package io.cosid.store.zookeeper.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cosid.store.Range;
 import io.cosid.store.SlotLease;
-import io.cosid.store.zookeeper.harness.FourLetterWords;
+import io.cosid.store.Store;
 import io.cosid.store.zookeeper.ZooKeeperFixture;
+import io.cosid.store.zookeeper.harness.FourLetterWords;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -62,8 +67,8 @@ class RoundTripTest {
         store.ranges().acquire("orders", 1);
         int threads = 16;
         int each = 8;
-        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
-        List<io.cosid.store.Range> ranges = java.util.Collections.synchronizedList(new ArrayList<>());
+        CyclicBarrier start = new CyclicBarrier(threads);
+        List<Range> ranges = Collections.synchronizedList(new ArrayList<>());
         long[] cost = cost(() -> {
             List<Thread> running = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -90,10 +95,10 @@ class RoundTripTest {
             });
         });
         assertThat(ranges).hasSize(threads * each);
-        List<io.cosid.store.Range> sorted = ranges.stream()
-                .sorted(java.util.Comparator.comparingLong(io.cosid.store.Range::start)).toList();
+        List<Range> sorted = ranges.stream()
+                .sorted(Comparator.comparingLong(Range::start)).toList();
         long expected = 1;
-        for (io.cosid.store.Range r : sorted) {
+        for (Range r : sorted) {
             assertThat(r.start()).as("ranges are disjoint and, with no other writer, contiguous").isEqualTo(expected);
             expected = r.end();
         }
@@ -105,12 +110,12 @@ class RoundTripTest {
     @Test
     @DisplayName("a race lost to another process on a hot key costs one extra round trip: the read rides behind the write")
     void lostRaceOnHotKey() {
-        try (io.cosid.store.Store other = fixture.openStore()) {
+        try (Store other = fixture.openStore()) {
             store.ranges().acquire("orders", 10);
             other.ranges().acquire("orders", 10);
             store.ranges().acquire("orders", 10); // loses once: write, read, write; the key is now hot
             other.ranges().acquire("orders", 10);
-            io.cosid.store.Range[] got = new io.cosid.store.Range[1];
+            Range[] got = new Range[1];
             long[] cost = cost(() -> got[0] = store.ranges().acquire("orders", 10));
             assertThat(got[0].start()).isEqualTo(40);
             assertThat(cost[0]).as("sequential round trips: failed write + read behind it, write").isEqualTo(2);
