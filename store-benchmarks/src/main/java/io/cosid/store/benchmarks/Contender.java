@@ -118,14 +118,23 @@ abstract class Contender implements AutoCloseable {
         }
     }
 
-    /** Our RangeStore: the path's last segment is the key, under the store's root. */
+    /**
+     * Our RangeStore: the path's last segment is the key, under the store's root. Either with a store (and so a
+     * session) of its own, or as one of several threads sharing a store, whose acquires then coalesce.
+     */
     static final class Ours extends Contender {
         private final Store store;
         private final String key;
+        private final boolean ownsStore;
 
         Ours(String connectString, String key, Policy policy) {
-            this.store = openStore(connectString, policy);
+            this(openStore(connectString, policy), key, true);
+        }
+
+        Ours(Store store, String key, boolean ownsStore) {
+            this.store = store;
             this.key = key;
+            this.ownsStore = ownsStore;
         }
 
         static Store openStore(String connectString, Policy policy) {
@@ -146,7 +155,9 @@ abstract class Contender implements AutoCloseable {
 
         @Override
         public void close() {
-            store.close();
+            if (ownsStore) {
+                store.close(); // a shared store is closed by whoever opened it
+            }
         }
     }
 

@@ -279,7 +279,7 @@ public final class SideBySide {
         List<Contender> contenders = new ArrayList<>();
         Store shared = sharedStore ? Contender.Ours.openStore(connectString, policy) : null;
         for (int i = 0; i < clients; i++) {
-            contenders.add(sharedStore ? new SharedStoreContender(shared, key)
+            contenders.add(sharedStore ? new Contender.Ours(shared, key, false)
                     : Contender.open(kind, connectString, key, policy));
         }
         RangeChecks checks = new RangeChecks();
@@ -365,28 +365,6 @@ public final class SideBySide {
             throw new IllegalStateException("a contender failed", e);
         } finally {
             pool.shutdownNow();
-        }
-    }
-
-    /** A client thread sharing one store with the others: its acquires coalesce with theirs. */
-    private static final class SharedStoreContender extends Contender {
-        private final Store store;
-        private final String key;
-
-        SharedStoreContender(Store store, String key) {
-            this.store = store;
-            this.key = key;
-        }
-
-        @Override
-        long[] add(long step) {
-            io.cosid.store.Range r = store.ranges().acquire(key, step);
-            return new long[] {r.start(), r.end()};
-        }
-
-        @Override
-        public void close() {
-            // the shared store is closed by whoever opened it
         }
     }
 
