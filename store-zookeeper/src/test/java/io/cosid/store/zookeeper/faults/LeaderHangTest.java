@@ -69,8 +69,9 @@ class LeaderHangTest {
                     ensemble.resume(leader);
                     pinned.close();
                 }
+                // every member back in its role: the next round pins a client to the leader it finds
                 await("the ensemble to serve again").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
-                        .ignoreExceptions().until(() -> ensemble.leader() > 0);
+                        .ignoreExceptions().until(ensemble::allServing);
                 LeaderKillTest.awaitProgress(load, 100);
             }
             load.close();

@@ -250,6 +250,26 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     }
 
     /**
+     * Whether the ensemble has settled: exactly one member leads (or the standalone server serves) and every
+     * other member follows. Right after a resumed or restarted member rejoins, it may still call itself leader
+     * or be looking; clients pinned to it would fail until it settles.
+     *
+     * @return true when every member serves in its final role
+     */
+    public boolean allServing() {
+        int leaders = 0;
+        for (Member m : members) {
+            String mode = FourLetterWords.mode(m.clientPort).orElse("");
+            if (mode.equals("leader") || mode.equals("standalone")) {
+                leaders++;
+            } else if (!mode.equals("follower")) {
+                return false;
+            }
+        }
+        return leaders == 1;
+    }
+
+    /**
      * Kills a member with SIGKILL, as a crash would.
      *
      * @param id the member's id
