@@ -13,6 +13,8 @@ import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import io.cosid.store.zookeeper.harness.ZooKeeperServers;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -49,9 +51,21 @@ class LeaderHangTest {
                         .withOption("sessionTimeout", "6s"));
                 try {
                     // the pinned client must work before the hang (after an earlier hang the ensemble may still settle)
-                    await("the pinned client to work").atMost(Duration.ofSeconds(30))
-                            .ignoreExceptionsInstanceOf(StoreException.class)
-                            .until(() -> load.recorder.acquire(pinned.ranges(), "orders", 10), r -> true);
+                    AtomicReference<StoreException> last = new AtomicReference<>();
+                    try {
+                        await("the pinned client to work").atMost(Duration.ofSeconds(30))
+                                .ignoreExceptionsInstanceOf(StoreException.class).until(() -> {
+                                    try {
+                                        return load.recorder.acquire(pinned.ranges(), "orders", 10);
+                                    } catch (StoreException e) {
+                                        last.set(e);
+                                        throw e;
+                                    }
+                                }, r -> true);
+                    } catch (ConditionTimeoutException e) {
+                        throw new AssertionError("a client pinned to leader " + leader + " did not complete an acquire"
+                                + " in 30 s before hang " + h + "; its last failure: " + last.get(), last.get());
+                    }
                     ensemble.pause(leader);
                     for (int i = 0; i < 3; i++) {
                         long start = System.nanoTime();
