@@ -282,20 +282,8 @@ public final class SideBySide {
             contenders.add(sharedStore ? new Contender.Ours(shared, key, false)
                     : Contender.open(kind, connectString, key, policy));
         }
-        RangeChecks checks = new RangeChecks();
         try {
-            runTogether(contenders, settings.warmup(), checks, new AtomicLong());
-            long before = counters.received();
-            AtomicLong gaveUp = new AtomicLong();
-            List<Latencies> results = runTogether(contenders, settings.run(), checks, gaveUp);
-            long requests = counters.since(before);
-            checks.requireDisjoint(clients + " x " + kind.label + " (" + policy.name() + ")");
-            long successes = results.stream().mapToLong(Latencies::count).sum();
-            double seconds = settings.run().toNanos() / 1e9;
-            Latencies all = new Latencies();
-            results.forEach(l -> l.forEach(all::add));
-            return new Result(successes / seconds, gaveUp.get(), successes == 0 ? Double.NaN : requests / (double) successes,
-                    all.p99Micros());
+            return runMeasured(contenders, clients + " x " + kind.label + " (" + policy.name() + ")");
         } finally {
             contenders.forEach(Contender::closeQuietly);
             if (shared != null) {
@@ -315,17 +303,32 @@ public final class SideBySide {
             writers.add(new Contender.UnconditionalSetData(connectString, "capacity-" + clients));
         }
         try {
-            runTogether(writers, settings.warmup(), new RangeChecks(), new AtomicLong());
-            long before = counters.received();
-            List<Latencies> results = runTogether(writers, settings.run(), new RangeChecks(), new AtomicLong());
-            long requests = counters.since(before);
-            long writes = results.stream().mapToLong(Latencies::count).sum();
-            Latencies all = new Latencies();
-            results.forEach(l -> l.forEach(all::add));
-            return new Result(writes / (settings.run().toNanos() / 1e9), 0, requests / (double) writes, all.p99Micros());
+            return runMeasured(writers, null);
         } finally {
             writers.forEach(Contender::closeQuietly);
         }
+    }
+
+    /**
+     * A warm-up, then a measured run of the contenders together, with requests counted by the server. With a
+     * name, every range they got is checked for overlap (writers that hand out no ranges pass null).
+     */
+    private Result runMeasured(List<Contender> contenders, String checkedAs) {
+        RangeChecks checks = new RangeChecks();
+        runTogether(contenders, settings.warmup(), checks, new AtomicLong());
+        long before = counters.received();
+        AtomicLong gaveUp = new AtomicLong();
+        List<Latencies> results = runTogether(contenders, settings.run(), checks, gaveUp);
+        long requests = counters.since(before);
+        if (checkedAs != null) {
+            checks.requireDisjoint(checkedAs);
+        }
+        long successes = results.stream().mapToLong(Latencies::count).sum();
+        double seconds = settings.run().toNanos() / 1e9;
+        Latencies all = new Latencies();
+        results.forEach(l -> l.forEach(all::add));
+        return new Result(successes / seconds, gaveUp.get(), successes == 0 ? Double.NaN : requests / (double) successes,
+                all.p99Micros());
     }
 
     private static List<Latencies> runTogether(List<Contender> contenders, Duration length, RangeChecks checks,

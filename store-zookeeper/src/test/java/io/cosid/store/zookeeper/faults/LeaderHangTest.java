@@ -50,7 +50,7 @@ class LeaderHangTest {
                         .withOption("connectString", "127.0.0.1:" + ensemble.clientPort(leader))
                         .withOption("sessionTimeout", "6s"));
                 try {
-                    // the pinned client must work before the hang (after an earlier hang the ensemble may still settle)
+                    // the pinned client must work before the hang; its last failure is named if it never does
                     AtomicReference<StoreException> last = new AtomicReference<>();
                     try {
                         await("the pinned client to work").atMost(Duration.ofSeconds(30))
