@@ -44,8 +44,11 @@ import org.apache.zookeeper.data.Stat;
 @Singleton
 final class ZooKeeperRangeStore implements RangeStore {
 
-    /** What this store last saw of a key's node; state is null for an unused parent placeholder. */
-    private record Seen(RangeState state, int version, byte[] data) {
+    /**
+     * What this store last saw of a key's node, and when (System.nanoTime); state is null for an unused
+     * parent placeholder.
+     */
+    private record Seen(RangeState state, int version, byte[] data, long learnedNanos) {
     }
 
     private static final RangeState FRESH = new RangeState(0, false);
@@ -92,16 +95,27 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (size > Long.MAX_VALUE - state.next()) {
                 throw new RangeExhaustedException(key, state.next(), size);
             }
+            boolean hot = hot(key, System.nanoTime());
+            if (lost == 0 && hot) {
+                backoff.yieldTurn(deadline); // let the losers of the last race have theirs first
+            }
             long started = System.nanoTime();
+            boolean aged = current != null && started - current.learnedNanos() > backoff.writeNanos();
             Outcome outcome = write(deadline, key, current, new RangeState(state.next() + size, false),
-                    lost > 0 || hot(key, started));
+                    lost > 0 || hot);
             if (outcome == Outcome.LANDED) {
                 backoff.landed(System.nanoTime() - started);
                 return new Range(key, state.next(), state.next() + size);
             }
             if (outcome == Outcome.LOST_RACE) {
                 lostAt.put(key, System.nanoTime());
-                backoff.pause(++lost, deadline);
+                lost++;
+                // A race lost over a state just learned is contention: spread out. One lost over a state aged
+                // by a wait only shows that the state moved on; the read behind the write brought the new one,
+                // so try again at once, before it ages too.
+                if (!aged) {
+                    backoff.pause(lost, deadline);
+                }
             }
         }
     }
@@ -211,7 +225,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     private Seen remember(String key, String path, Reply r) {
         checkIdentity(key, path, r.stat());
         RangeState state = RangeCodec.decode(key, path, r.data(), r.stat().getVersion());
-        Seen s = new Seen(state, r.stat().getVersion(), r.data());
+        Seen s = new Seen(state, r.stat().getVersion(), r.data(), System.nanoTime());
         if (state == null) {
             seen.remove(key); // a parent placeholder: the key is unused, but its node exists at version 0
         } else {
@@ -266,7 +280,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         }
         if (r.ok()) {
             checkIdentity(key, path, r.stat());
-            seen.put(key, new Seen(next, r.stat().getVersion(), data));
+            seen.put(key, new Seen(next, r.stat().getVersion(), data, System.nanoTime()));
             return Outcome.LANDED;
         }
         seen.remove(key);
