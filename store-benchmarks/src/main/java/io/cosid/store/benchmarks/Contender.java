@@ -55,7 +55,8 @@ abstract class Contender implements AutoCloseable {
     enum Kind {
         OURS("cosid-store"),
         DAL("DistributedAtomicLong"),
-        BARE_SET_DATA("bare setData");
+        BARE_SET_DATA("bare setData"),
+        BARE_SET_DATA_ASYNC("bare setData, asynchronous API");
 
         final String label;
 
@@ -68,7 +69,8 @@ abstract class Contender implements AutoCloseable {
         return switch (kind) {
             case OURS -> new Ours(connectString, path, policy);
             case DAL -> new Dal(connectString, path, policy);
-            case BARE_SET_DATA -> new BareSetData(connectString, path, policy);
+            case BARE_SET_DATA -> new BareSetData(connectString, path, policy, false);
+            case BARE_SET_DATA_ASYNC -> new BareSetData(connectString, path, policy, true);
         };
     }
 
@@ -186,14 +188,21 @@ abstract class Contender implements AutoCloseable {
     /**
      * A versioned setData with the version already known: one write, no read, no retry logic. With one client
      * this is the floor; with several it only stands for the server's raw write cost.
+     *
+     * <p>Synchronous by default, the tightest floor: the ZooKeeper client's I/O thread wakes the caller
+     * directly. The asynchronous variant waits for its callback as the store does (the store needs it to
+     * pipeline requests and to bound each wait by the operation's budget, which the synchronous API cannot):
+     * there the client's event thread runs the callback, one more thread hand-off per round trip.
      */
     static final class BareSetData extends Contender {
         private final CuratorFramework client;
         private final String path;
+        private final boolean async;
         private int version;
         private long next;
 
-        BareSetData(String connectString, String key, Policy policy) {
+        BareSetData(String connectString, String key, Policy policy, boolean async) {
+            this.async = async;
             this.client = curator(connectString, policy);
             this.path = "/bare/" + key;
             try {
@@ -210,13 +219,30 @@ abstract class Contender implements AutoCloseable {
         long[] add(long step) throws Exception {
             ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
             try {
-                Stat stat = zk.setData(path, Long.toString(next + step).getBytes(StandardCharsets.UTF_8), version);
+                byte[] data = Long.toString(next + step).getBytes(StandardCharsets.UTF_8);
+                Stat stat = async ? setDataAsync(zk, data) : zk.setData(path, data, version);
                 version = stat.getVersion();
                 long start = next;
                 next += step;
                 return new long[] {start, next};
             } catch (KeeperException.BadVersionException e) {
                 return null; // another bare writer came first: the floor does not retry
+            }
+        }
+
+        private Stat setDataAsync(ZooKeeper zk, byte[] data) throws Exception {
+            java.util.concurrent.CompletableFuture<Stat> reply = new java.util.concurrent.CompletableFuture<>();
+            zk.setData(path, data, version, (rc, p, ctx, stat) -> {
+                if (rc == KeeperException.Code.OK.intValue()) {
+                    reply.complete(stat);
+                } else {
+                    reply.completeExceptionally(KeeperException.create(KeeperException.Code.get(rc), p));
+                }
+            }, null);
+            try {
+                return reply.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw (Exception) e.getCause();
             }
         }
 

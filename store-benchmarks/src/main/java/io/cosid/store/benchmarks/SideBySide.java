@@ -184,6 +184,9 @@ public final class SideBySide {
                 ours / bare <= 1.1);
         verdict("one client: DistributedAtomicLong.add median / range acquire median (at least 1.5x)", dal / ours, "x",
                 dal / ours >= 1.5);
+        double async = latencies[Contender.Kind.BARE_SET_DATA_ASYNC.ordinal()].medianMicros();
+        verdicts.add(String.format(Locale.ROOT, "%-4s %s: %.2fx", "INFO",
+                "one client: range acquire median / asynchronous bare setData median (the store's own API)", ours / async));
     }
 
     /** Adds in a loop for a while, into the given latencies (only adds that succeeded count). */
