@@ -39,21 +39,17 @@ import org.apache.zookeeper.data.Stat;
  * into one write ({@link AcquireLane}); against other processes, a lost race is answered by a read pipelined
  * behind the failed write (so a retry costs one round trip, not two) and a randomized backoff scaled to this
  * store's own measured write round trip ({@link ContentionBackoff}), so that contenders spread out instead of
- * turning each other's writes into {@code BadVersion}s.
+ * turning each other's writes into {@code BadVersion}s; a writer on a streak of back-to-back writes leaves a
+ * short gap now and then, so that no contender starves.
  */
 @Singleton
 final class ZooKeeperRangeStore implements RangeStore {
 
-    /**
-     * What this store last saw of a key's node, and when (System.nanoTime); state is null for an unused
-     * parent placeholder.
-     */
-    private record Seen(RangeState state, int version, byte[] data, long learnedNanos) {
+    /** What this store last saw of a key's node; state is null for an unused parent placeholder. */
+    private record Seen(RangeState state, int version, byte[] data) {
     }
 
     private static final RangeState FRESH = new RangeState(0, false);
-    /** How long after a lost race a key's writes keep a read behind them. */
-    private static final long HOT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
     private final ZkCalls zk;
     private final NodePaths paths;
@@ -62,8 +58,8 @@ final class ZooKeeperRangeStore implements RangeStore {
     private final Map<String, Long> czxids = new ConcurrentHashMap<>();
     private final Map<String, AcquireLane> lanes = new ConcurrentHashMap<>();
     private final ContentionBackoff backoff = new ContentionBackoff();
-    /** When each key last lost a race to another process: while it is hot, writes carry a read behind them. */
-    private final Map<String, Long> lostAt = new ConcurrentHashMap<>();
+    /** Each key's races with other processes: while it is hot, writes carry a read behind them. */
+    private final Map<String, ContentionBackoff.Turns> turns = new ConcurrentHashMap<>();
 
     @Inject
     ZooKeeperRangeStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle) {
@@ -83,6 +79,7 @@ final class ZooKeeperRangeStore implements RangeStore {
 
     /** One range of {@code size}: compare-and-set until it lands, backing off after each lost race. */
     private Range writeRange(String key, long size, Deadline deadline) {
+        ContentionBackoff.Turns turns = this.turns.computeIfAbsent(key, k -> backoff.new Turns());
         for (int lost = 0; ; ) {
             Seen current = seen.get(key);
             if (current == null) {
@@ -95,34 +92,31 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (size > Long.MAX_VALUE - state.next()) {
                 throw new RangeExhaustedException(key, state.next(), size);
             }
-            boolean hot = hot(key, System.nanoTime());
-            if (lost == 0 && hot) {
-                backoff.yieldTurn(deadline); // let the losers of the last race have theirs first
+            if (lost == 0 && current != null) {
+                turns.beforeWrite(current.version(), deadline);
             }
             long started = System.nanoTime();
-            boolean aged = current != null && started - current.learnedNanos() > backoff.writeNanos();
             Outcome outcome = write(deadline, key, current, new RangeState(state.next() + size, false),
-                    lost > 0 || hot);
+                    lost > 0 || turns.hot(started));
             if (outcome == Outcome.LANDED) {
                 backoff.landed(System.nanoTime() - started);
+                turns.landed(seen.get(key).version());
                 return new Range(key, state.next(), state.next() + size);
             }
             if (outcome == Outcome.LOST_RACE) {
-                lostAt.put(key, System.nanoTime());
+                turns.lost();
                 lost++;
-                // A race lost over a state just learned is contention: spread out. One lost over a state aged
-                // by a wait only shows that the state moved on; the read behind the write brought the new one,
-                // so try again at once, before it ages too.
-                if (!aged) {
-                    backoff.pause(lost, deadline);
+                Seen winner = seen.get(key); // what the read behind the failed write brought, if anything
+                if (winner != null && ContentionBackoff.Turns.gapAfter(winner.version())) {
+                    continue; // the winner leaves a gap after this version: take it now
+                }
+                // After a wait longer than a round trip the winner's state is likely old again, and a write over
+                // it would only lose: read afresh first (a read is no transaction for the ensemble).
+                if (backoff.pause(lost, deadline) > backoff.writeNanos()) {
+                    seen.remove(key);
                 }
             }
         }
-    }
-
-    private boolean hot(String key, long now) {
-        Long at = lostAt.get(key);
-        return at != null && now - at < HOT_NANOS;
     }
 
     @Override
@@ -225,7 +219,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     private Seen remember(String key, String path, Reply r) {
         checkIdentity(key, path, r.stat());
         RangeState state = RangeCodec.decode(key, path, r.data(), r.stat().getVersion());
-        Seen s = new Seen(state, r.stat().getVersion(), r.data(), System.nanoTime());
+        Seen s = new Seen(state, r.stat().getVersion(), r.data());
         if (state == null) {
             seen.remove(key); // a parent placeholder: the key is unused, but its node exists at version 0
         } else {
@@ -280,7 +274,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         }
         if (r.ok()) {
             checkIdentity(key, path, r.stat());
-            seen.put(key, new Seen(next, r.stat().getVersion(), data, System.nanoTime()));
+            seen.put(key, new Seen(next, r.stat().getVersion(), data));
             return Outcome.LANDED;
         }
         seen.remove(key);
