@@ -105,18 +105,33 @@ final class ZooKeeperRangeStore implements RangeStore {
             }
             if (outcome == Outcome.LOST_RACE) {
                 turns.lost();
-                lost++;
-                Seen winner = seen.get(key); // what the read behind the failed write brought, if anything
-                if (winner != null && ContentionBackoff.Turns.gapAfter(winner.version())) {
-                    continue; // the winner leaves a gap after this version: take it now
-                }
-                // After a wait longer than a round trip the winner's state is likely old again, and a write over
-                // it would only lose: read afresh first (a read is no transaction for the ensemble).
-                if (backoff.pause(lost, deadline) > backoff.writeNanos()) {
-                    seen.remove(key);
-                }
+                lost = awaitTurn(key, ++lost, deadline);
             }
         }
+    }
+
+    /**
+     * After a lost race: waits until a write has a chance, and returns the consecutive losses so far. At once
+     * if the winner's version (brought by the read behind the failed write) is one after which the winner
+     * leaves a gap; else after a random wait, and after a wait longer than a round trip only once a fresh read
+     * shows the key quiet (no write meanwhile) or at such a version: a write over a key mid-turn could only
+     * lose, and a read is no transaction for the ensemble.
+     */
+    private int awaitTurn(String key, int lost, Deadline deadline) {
+        Seen last = seen.get(key);
+        if (last != null && ContentionBackoff.Turns.gapAfter(last.version())) {
+            return lost;
+        }
+        while (backoff.pause(lost, deadline) > backoff.writeNanos() && deadline.remainingNanos() > 0) {
+            Seen now = read(deadline, key);
+            if (now == null || last == null || now.version() == last.version()
+                    || ContentionBackoff.Turns.gapAfter(now.version())) {
+                return lost;
+            }
+            last = now;
+            lost++;
+        }
+        return lost;
     }
 
     @Override
