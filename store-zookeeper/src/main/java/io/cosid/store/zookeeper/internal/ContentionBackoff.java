@@ -29,9 +29,10 @@ final class ContentionBackoff {
     private static final long MAX_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final int MAX_DOUBLINGS = 6;
     /** How long after a lost race a key counts as contended. */
-    static final long HOT_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final int HOT_STREAK = 8;
-    private static final int COLD_STREAK = 256;
+    private static final long HOT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Versions per turn on a contended key, and on a key that never lost a race. */
+    private static final int HOT_TURN = 8;
+    private static final int COLD_TURN = 256;
 
     /** Moving average of landed writes' round trips; races between updaters only blur an estimate. */
     private volatile long writeNanos = FIRST_ESTIMATE_NANOS;
@@ -89,7 +90,7 @@ final class ContentionBackoff {
         void beforeWrite(int version, Deadline deadline) {
             long now = System.nanoTime();
             if (version == landedVersion && now - landedAt <= 2 * writeNanos
-                    && Math.floorMod(version, hot(now) ? HOT_STREAK : COLD_STREAK) == 0) {
+                    && Math.floorMod(version, hot(now) ? HOT_TURN : COLD_TURN) == 0) {
                 park(writeNanos + ThreadLocalRandom.current().nextLong(2 * writeNanos + 1), deadline);
             }
         }
@@ -99,7 +100,7 @@ final class ContentionBackoff {
          * before writing again: a loser that sees it should try at once (the gap is now) instead of waiting.
          */
         static boolean gapAfter(int version) {
-            return Math.floorMod(version, HOT_STREAK) == 0;
+            return Math.floorMod(version, HOT_TURN) == 0;
         }
 
         /** After a landed write that made {@code version}. */
