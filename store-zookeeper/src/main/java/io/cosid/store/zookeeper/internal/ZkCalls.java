@@ -28,7 +28,9 @@ import org.apache.zookeeper.data.Stat;
 /**
  * Every request the store sends, on the raw ZooKeeper handle that Curator manages. Requests are asynchronous
  * so that independent ones are pipelined in one round trip (one session, so the server answers them in
- * order); each round trip waits at most the operation's remaining budget.
+ * order); each round trip waits at most the operation's remaining budget. The one exception is the single
+ * conditional write of an uncontended range acquire ({@link #setDataNow}), sent synchronously because that
+ * is a tenth quicker.
  *
  * <p>Curator keeps the connection and the session; this class does the retrying itself, because Curator has
  * no read-only multi and because only the caller of a write knows what an unknown outcome means. Reads are
@@ -52,11 +54,14 @@ final class ZkCalls {
             return rc == c.intValue();
         }
 
-        /** Connection lost, session moved or expired, or the server timed out: a write's outcome is unknown. */
+        /**
+         * Connection lost, session moved or expired, the server timed out, or (synchronous calls on a client
+         * with {@code zookeeper.request.timeout} set) the client did: a write's outcome is unknown.
+         */
         boolean connectionProblem() {
             Code c = code();
             return c == Code.CONNECTIONLOSS || c == Code.SESSIONEXPIRED || c == Code.SESSIONMOVED
-                    || c == Code.OPERATIONTIMEOUT;
+                    || c == Code.OPERATIONTIMEOUT || c == Code.REQUESTTIMEOUT;
         }
     }
 
@@ -148,6 +153,29 @@ final class ZkCalls {
     /** One request, once. */
     Reply once1(Deadline deadline, Function<ZooKeeper, CompletableFuture<Reply>> send) {
         return once(deadline, zk -> List.of(send.apply(zk))).get(0);
+    }
+
+    /**
+     * One conditional {@code setData}, sent synchronously under the {@link CallWatchdog}: the store's hottest
+     * request (an uncontended range acquire) without the event-thread hand-off of an asynchronous reply.
+     * Same rules as {@link #once1}: a connection problem is returned, never retried.
+     */
+    Reply setDataNow(Deadline deadline, String path, byte[] data, int version) {
+        deadline.check();
+        ZooKeeper zk = handle(deadline);
+        requests.increment();
+        roundTrips.increment();
+        try {
+            Stat stat = CallWatchdog.SHARED.run(deadline.remainingNanos(), () -> zk.setData(path, data, version));
+            return new Reply(Code.OK.intValue(), path, null, stat, null, null);
+        } catch (KeeperException e) {
+            return new Reply(e.code().intValue(), path, null, null, null, null);
+        } catch (TimeoutException e) {
+            throw deadline.expired(null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw deadline.expired(e);
+        }
     }
 
     /** Reads, repeated after a connection problem until they get through or the budget runs out. */

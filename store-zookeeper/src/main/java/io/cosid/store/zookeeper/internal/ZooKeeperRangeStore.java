@@ -276,7 +276,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                 r = replies.get(0);
                 behind = replies.get(1);
             } else {
-                r = zk.once1(deadline, h -> ZkCalls.setData(h, path, data, current.version()));
+                r = zk.setDataNow(deadline, path, data, current.version());
             }
         } else {
             r = zk.once1(deadline, h -> ZkCalls.multi(h,
