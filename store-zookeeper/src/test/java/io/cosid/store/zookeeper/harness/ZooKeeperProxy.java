@@ -37,6 +37,8 @@ public final class ZooKeeperProxy implements AutoCloseable {
     private final AtomicInteger dropNextOf = new AtomicInteger(-1);
     private final AtomicInteger dropped = new AtomicInteger();
     private volatile boolean blackhole;
+    /** What a blackholed pump waits on until forwarding resumes or the proxy closes. */
+    private final Object gate = new Object();
     private volatile boolean blackholeOnDrop;
     private volatile boolean closed;
 
@@ -103,7 +105,10 @@ public final class ZooKeeperProxy implements AutoCloseable {
      * @param on true to stop forwarding
      */
     public void blackhole(boolean on) {
-        blackhole = on;
+        synchronized (gate) {
+            blackhole = on;
+            gate.notifyAll();
+        }
     }
 
     /** Closes every open connection, as a reset would. */
@@ -116,7 +121,10 @@ public final class ZooKeeperProxy implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
+        synchronized (gate) {
+            closed = true;
+            gate.notifyAll();
+        }
         close(listener);
         resetAll();
     }
@@ -150,8 +158,8 @@ public final class ZooKeeperProxy implements AutoCloseable {
                     int length = in.readInt();
                     byte[] frame = new byte[length];
                     in.readFully(frame);
-                    while (blackhole && !closed) {
-                        Thread.onSpinWait();
+                    if (blackhole) {
+                        awaitOpen();
                     }
                     if (!handshake && frame.length >= 8) {
                         ByteBuffer b = ByteBuffer.wrap(frame);
@@ -188,6 +196,20 @@ public final class ZooKeeperProxy implements AutoCloseable {
         }, name);
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Holds a frame while the proxy is blackholed (parked, not spinning: the tests share two cores). */
+    private void awaitOpen() throws IOException {
+        synchronized (gate) {
+            while (blackhole && !closed) {
+                try {
+                    gate.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while blackholed");
+                }
+            }
+        }
     }
 
     private static void close(java.io.Closeable c) {
