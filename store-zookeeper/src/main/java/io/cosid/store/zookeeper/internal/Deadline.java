@@ -38,4 +38,13 @@ final class Deadline {
     StoreTimeoutException expired(Throwable cause) {
         return new StoreTimeoutException(operation, timeout, cause);
     }
+
+    /**
+     * The operation's thread was interrupted while it waited: the interrupt is restored for the caller, and
+     * the operation ends as out of time, since it will not wait any longer.
+     */
+    StoreTimeoutException interrupted(InterruptedException cause) {
+        Thread.currentThread().interrupt();
+        return expired(cause);
+    }
 }

@@ -140,8 +140,7 @@ final class ZkCalls {
         } catch (TimeoutException e) {
             throw deadline.expired(null);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw deadline.expired(e);
+            throw deadline.interrupted(e);
         } catch (ExecutionException e) {
             throw new StoreException(deadline.operation() + " failed in the ZooKeeper client", e.getCause());
         }
@@ -173,8 +172,7 @@ final class ZkCalls {
         } catch (TimeoutException e) {
             throw deadline.expired(null);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw deadline.expired(e);
+            throw deadline.interrupted(e);
         }
     }
 
@@ -225,8 +223,7 @@ final class ZkCalls {
                 throw deadline.expired(KeeperException.create(failed.code(), failed.path()));
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw deadline.expired(e);
+            throw deadline.interrupted(e);
         }
     }
 
