@@ -3,6 +3,7 @@ package io.cosid.store;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -14,6 +15,11 @@ import java.util.function.LongSupplier;
  * another holder take the slot once the lease expires by the store's clock, and this instance's monotonic
  * clock cannot run slower than the real time that passed.
  *
+ * <p>The guard remembers the highest timestamp it allowed, for the whole term (the guards that
+ * {@link #renew(SlotLeaseStore)} returns share it). {@link #release(SlotLeaseStore)} declares it to the store, so
+ * the next holder's floor is just above what this holder stamped, whatever the store's clock says
+ * (docs/contract.md, "Terms and leases"). Stamp only timestamps the guard allowed. All methods are thread-safe.
+ *
  * <pre>{@code
  * LeaseGuard guard = LeaseGuard.acquire(store.slots(), "orders", "host-7", Duration.ofSeconds(30));
  * ...
@@ -22,14 +28,25 @@ import java.util.function.LongSupplier;
  */
 public final class LeaseGuard {
 
+    /** {@link #highestStamped} before any timestamp was allowed. */
+    private static final long NONE = Long.MIN_VALUE;
+    /** {@link #highestStamped} once the term was released through a guard: nothing is allowed any more. */
+    private static final long CLOSED = Long.MAX_VALUE;
+
     private final SlotLease lease;
     private final long sentAtNanos;
     private final LongSupplier nanoTime;
+    /**
+     * The highest timestamp (epoch milliseconds) any guard of this term allowed, NONE, or CLOSED. One atomic
+     * value, so that a release that closes it learns every timestamp allowed before, and none is allowed after.
+     */
+    private final AtomicLong highestStamped;
 
-    private LeaseGuard(SlotLease lease, long sentAtNanos, LongSupplier nanoTime) {
+    private LeaseGuard(SlotLease lease, long sentAtNanos, LongSupplier nanoTime, AtomicLong highestStamped) {
         this.lease = Objects.requireNonNull(lease, "lease");
         this.sentAtNanos = sentAtNanos;
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.highestStamped = highestStamped;
     }
 
     /**
@@ -40,7 +57,7 @@ public final class LeaseGuard {
      * @return the guard
      */
     public static LeaseGuard of(SlotLease lease, long requestSentNanos) {
-        return new LeaseGuard(lease, requestSentNanos, System::nanoTime);
+        return new LeaseGuard(lease, requestSentNanos, System::nanoTime, new AtomicLong(NONE));
     }
 
     /**
@@ -52,7 +69,7 @@ public final class LeaseGuard {
      * @return the guard
      */
     public static LeaseGuard of(SlotLease lease, long requestSentNanos, LongSupplier nanoTime) {
-        return new LeaseGuard(lease, requestSentNanos, nanoTime);
+        return new LeaseGuard(lease, requestSentNanos, nanoTime, new AtomicLong(NONE));
     }
 
     /**
@@ -67,19 +84,59 @@ public final class LeaseGuard {
      */
     public static LeaseGuard acquire(SlotLeaseStore store, String namespace, String ownerKey, Duration ttl) {
         long sent = System.nanoTime();
-        return new LeaseGuard(store.acquire(namespace, ownerKey, ttl), sent, System::nanoTime);
+        return new LeaseGuard(store.acquire(namespace, ownerKey, ttl), sent, System::nanoTime, new AtomicLong(NONE));
     }
 
     /**
-     * Renews the guarded lease and guards the result.
+     * Renews the guarded lease and guards the result; the new guard shares this one's record of the timestamps
+     * allowed.
      *
      * @param store the store that issued the lease
      * @return the guard of the renewed lease
+     * @throws IllegalStateException if the term was released through a guard
      * @throws StoreException as {@link SlotLeaseStore#renew(SlotLease)} does
      */
     public LeaseGuard renew(SlotLeaseStore store) {
+        if (isReleased()) {
+            throw new IllegalStateException("the lease of slot " + lease.slot() + " in namespace '"
+                    + lease.namespace() + "' (fence " + lease.fence() + ") was released through its guard;"
+                    + " acquire a new one");
+        }
         long sent = nanoTime.getAsLong();
-        return new LeaseGuard(store.renew(lease), sent, nanoTime);
+        return new LeaseGuard(store.renew(lease), sent, nanoTime, highestStamped);
+    }
+
+    /**
+     * Releases the term, declaring the highest timestamp any guard of the term allowed: the next holder's floor
+     * becomes that timestamp plus one millisecond (or this term's floor if none was allowed), never more than
+     * the ceiling. From the moment this is called, {@link #mayStamp} of every guard of the term answers
+     * {@code false}, whatever the outcome of the release.
+     *
+     * @param store the store that issued the lease
+     * @return the end (exclusive) of the released term's window, as {@link SlotLeaseStore#release(SlotLease,
+     *         Instant)} returns it
+     * @throws StoreException as {@link SlotLeaseStore#release(SlotLease, Instant)} does
+     */
+    public Instant release(SlotLeaseStore store) {
+        long highest = highestStamped.getAndSet(CLOSED);
+        Instant stampedBefore;
+        if (highest == CLOSED) {
+            stampedBefore = lease.ceiling(); // released before: this call only asks again, declaring nothing new
+        } else if (highest == NONE) {
+            stampedBefore = lease.floor();
+        } else {
+            stampedBefore = Instant.ofEpochMilli(highest + 1);
+        }
+        return store.release(lease, stampedBefore);
+    }
+
+    /**
+     * Whether the term was released through a guard.
+     *
+     * @return {@code true} once {@link #release(SlotLeaseStore)} was called on any guard of this term
+     */
+    public boolean isReleased() {
+        return highestStamped.get() == CLOSED;
     }
 
     /**
@@ -111,13 +168,27 @@ public final class LeaseGuard {
     }
 
     /**
-     * Whether a timestamp may be stamped under this lease now.
+     * Whether a timestamp may be stamped under this lease now; a {@code true} answer is remembered as a
+     * timestamp used, for {@link #release(SlotLeaseStore)}.
      *
      * @param timestamp the timestamp the generator wants to use
-     * @return {@code true} when the lease is usable and {@code floor <= timestamp < ceiling}
+     * @return {@code true} when the lease is usable, was not released through a guard, and
+     *         {@code floor <= timestamp < ceiling}
      */
     public boolean mayStamp(Instant timestamp) {
-        return isUsable() && lease.windowContains(timestamp);
+        if (!isUsable() || !lease.windowContains(timestamp)) {
+            return false;
+        }
+        long millis = timestamp.toEpochMilli(); // the window lies within epoch milliseconds
+        while (true) {
+            long highest = highestStamped.get();
+            if (highest == CLOSED) {
+                return false;
+            }
+            if (millis <= highest || highestStamped.compareAndSet(highest, millis)) {
+                return true;
+            }
+        }
     }
 
     /**

@@ -108,19 +108,49 @@ public interface SlotLeaseStore {
     SlotLease renew(SlotLease lease);
 
     /**
-     * Ends a lease's term now; the slot is free at once and the next term's floor is
-     * {@code min(ceiling, releaseTime + tolerance)}. Idempotent while the fence is current. The holder stops
-     * using the lease when it calls this, whatever the outcome.
+     * Ends a lease's term now, keeping its whole window used: the slot is free at once and the next term's floor
+     * is this term's {@code ceiling}. The store cannot know which timestamps of the window the holder stamped (its
+     * own clock may have stepped back since the term's last write by an amount it cannot always see), so it
+     * assumes all of them. A holder that knows what it stamped hands back the unused rest with
+     * {@link #release(SlotLease, Instant)}, as {@link LeaseGuard#release(SlotLeaseStore)} does. Idempotent while
+     * the fence is current. The holder stops using the lease when it calls this, whatever the outcome.
      *
      * @param lease the lease to release
      * @return the end (exclusive) of the released term's window: no timestamp at or after it belongs to this
      *         term, and the slot's next term starts at or after it
-     * @throws LeaseLostException      if another term has started since; nothing is written
-     * @throws StoreCorruptedException if the stored slot does not parse
-     * @throws StoreTimeoutException   if the store's timeout ran out
-     * @throws IllegalStateException   if the store was closed
+     * @throws LeaseLostException        if another term has started since; nothing is written
+     * @throws StoreUnavailableException if a write of this call may have landed and the term is over now
+     * @throws StoreCorruptedException   if the stored slot does not parse, or was deleted or lowered behind the
+     *                                   store's back
+     * @throws StoreTimeoutException     if the store's timeout ran out
+     * @throws IllegalStateException     if the store was closed
      */
     Instant release(SlotLease lease);
+
+    /**
+     * Ends a lease's term now, declaring that the holder stamped no timestamp at or after {@code stampedBefore}
+     * under it: the slot is free at once and the next term's floor is
+     * {@code max(floor, min(ceiling, stampedBefore))}, so the next holder may stamp from there on. The store's
+     * clock plays no part in that bound, which is why it holds even after the store's clock stepped back. A
+     * declaration below what the holder really stamped breaks the guarantee: declare the highest timestamp used
+     * plus one millisecond ({@link LeaseGuard#release(SlotLeaseStore)} does). Idempotent while the fence is
+     * current: a repeated release returns the bound of the first one. The holder stops using the lease when it
+     * calls this, whatever the outcome.
+     *
+     * @param lease         the lease to release
+     * @param stampedBefore the holder used no timestamp at or after this instant under the lease; whole
+     *                      milliseconds, at or after the epoch
+     * @return the end (exclusive) of the released term's window: no timestamp at or after it belongs to this
+     *         term, and the slot's next term starts at or after it
+     * @throws IllegalArgumentException  if {@code stampedBefore} breaks its rule
+     * @throws LeaseLostException        if another term has started since; nothing is written
+     * @throws StoreUnavailableException if a write of this call may have landed and the term is over now
+     * @throws StoreCorruptedException   if the stored slot does not parse, or was deleted or lowered behind the
+     *                                   store's back
+     * @throws StoreTimeoutException     if the store's timeout ran out
+     * @throws IllegalStateException     if the store was closed
+     */
+    Instant release(SlotLease lease, Instant stampedBefore);
 
     /**
      * Raises a free slot's fence and next floor, never lowering either; for migrations and restores, so that

@@ -23,6 +23,8 @@ public final class StoreArguments {
     public static final int MAX_LIMIT = 65_536;
     /** The longest lease ttl. */
     public static final Duration MAX_TTL = Duration.ofDays(1);
+    /** The latest instant a store keeps: the largest number of milliseconds since the epoch. */
+    public static final Instant MAX_INSTANT = Instant.ofEpochMilli(Long.MAX_VALUE);
     /** The largest clock-skew tolerance of a namespace. */
     public static final Duration MAX_TOLERANCE = Duration.ofHours(1);
 
@@ -179,7 +181,7 @@ public final class StoreArguments {
      * @param name  the argument's name
      * @param value the instant
      * @return the instant
-     * @throws IllegalArgumentException if it is null or not whole milliseconds
+     * @throws IllegalArgumentException if it is null, not whole milliseconds, or outside {@code EPOCH..MAX_INSTANT}
      */
     public static Instant requireInstant(String name, Instant value) {
         if (value == null) {
@@ -187,6 +189,10 @@ public final class StoreArguments {
         }
         if (value.getNano() % 1_000_000 != 0) {
             throw new IllegalArgumentException(name + " must be whole milliseconds, got " + value);
+        }
+        if (value.isBefore(Instant.EPOCH) || value.isAfter(MAX_INSTANT)) {
+            throw new IllegalArgumentException(name + " must be between " + Instant.EPOCH + " and " + MAX_INSTANT
+                    + ", got " + value);
         }
         return value;
     }

@@ -1,10 +1,20 @@
 package io.cosid.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -37,5 +47,95 @@ class LeaseGuardTest {
         assertThat(guard.remaining()).isZero();
         assertThat(guard.isUsable()).isFalse();
         assertThat(guard.mayStamp(FLOOR.plusSeconds(1))).isFalse();
+    }
+
+    /** A store that answers release(lease, stampedBefore) with stampedBefore and remembers the declaration. */
+    private static final class DeclarationRecorder {
+        final AtomicReference<Instant> declared = new AtomicReference<>();
+        final SlotLeaseStore store = (SlotLeaseStore) Proxy.newProxyInstance(SlotLeaseStore.class.getClassLoader(),
+                new Class<?>[] {SlotLeaseStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("release") && args.length == 2) {
+                        declared.set((Instant) args[1]);
+                        return args[1];
+                    }
+                    if (method.getName().equals("renew")) {
+                        return args[0];
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    @Test
+    @DisplayName("release declares the highest timestamp allowed plus 1 ms, across the guards of one term")
+    void releaseDeclaresHighest() {
+        DeclarationRecorder recorder = new DeclarationRecorder();
+        assertThat(guard.mayStamp(FLOOR.plusMillis(700))).isTrue();
+        LeaseGuard renewed = guard.renew(recorder.store);
+        assertThat(renewed.mayStamp(FLOOR.plusMillis(900))).isTrue();
+        assertThat(guard.mayStamp(FLOOR.plusMillis(800))).isTrue();
+        assertThat(guard.mayStamp(FLOOR.minusMillis(5))).as("outside the window: not remembered").isFalse();
+        assertThat(renewed.release(recorder.store)).isEqualTo(FLOOR.plusMillis(901));
+        assertThat(recorder.declared.get()).isEqualTo(FLOOR.plusMillis(901));
+    }
+
+    @Test
+    @DisplayName("release of a guard that allowed nothing declares the floor")
+    void releaseOfUnusedDeclaresFloor() {
+        DeclarationRecorder recorder = new DeclarationRecorder();
+        assertThat(guard.release(recorder.store)).isEqualTo(FLOOR);
+    }
+
+    @Test
+    @DisplayName("after release no guard of the term allows a timestamp or renews")
+    void closedAfterRelease() {
+        DeclarationRecorder recorder = new DeclarationRecorder();
+        LeaseGuard renewed = guard.renew(recorder.store);
+        guard.release(recorder.store);
+        assertThat(guard.isReleased()).isTrue();
+        assertThat(renewed.isReleased()).isTrue();
+        assertThat(guard.mayStamp(FLOOR)).isFalse();
+        assertThat(renewed.mayStamp(FLOOR.plusSeconds(1))).isFalse();
+        assertThatThrownBy(() -> renewed.renew(recorder.store)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("released");
+        assertThat(renewed.release(recorder.store)).as("asked again: declares nothing new").isEqualTo(lease.ceiling());
+    }
+
+    @Test
+    @DisplayName("a release racing stampers declares above every timestamp any of them was allowed")
+    void releaseRacingStampers() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 200; round++) {
+                LeaseGuard raced = LeaseGuard.of(lease, nanos.get(), nanos::get);
+                DeclarationRecorder recorder = new DeclarationRecorder();
+                AtomicLong highestAllowed = new AtomicLong(Long.MIN_VALUE);
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<?>> stampers = new ArrayList<>();
+                for (int t = 0; t < 3; t++) {
+                    int offset = t;
+                    stampers.add(pool.submit(() -> {
+                        start.await();
+                        for (long ms = offset; ms < 40_000; ms += 3) {
+                            if (raced.mayStamp(FLOOR.plusMillis(ms))) {
+                                highestAllowed.accumulateAndGet(FLOOR.plusMillis(ms).toEpochMilli(), Math::max);
+                            } else {
+                                break;
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                start.countDown();
+                Instant declared = raced.release(recorder.store);
+                for (Future<?> f : stampers) {
+                    f.get(30, TimeUnit.SECONDS);
+                }
+                if (highestAllowed.get() != Long.MIN_VALUE) {
+                    assertThat(declared.toEpochMilli()).as("round " + round).isGreaterThan(highestAllowed.get());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

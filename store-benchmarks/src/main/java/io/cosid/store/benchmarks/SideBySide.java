@@ -387,7 +387,8 @@ public final class SideBySide {
             OpStats release = new OpStats();
             measure(settings.run(), () -> {
                 SlotLease lease = indexHit.time(() -> store.slots().acquire("index", "host-a", TTL));
-                release.time(() -> store.slots().release(lease));
+                // nothing was stamped: hand the whole window back, so floors do not creep ahead run after run
+                release.time(() -> store.slots().release(lease, lease.floor()));
             });
             OpStats filling = new OpStats();
             for (int i = 0; i < settings.held(); i++) {
@@ -398,7 +399,7 @@ public final class SideBySide {
             AtomicLong n = new AtomicLong();
             measure(settings.run(), () -> {
                 SlotLease lease = crowded.time(() -> store.slots().acquire("crowd", "new-" + n.incrementAndGet(), TTL));
-                store.slots().release(lease);
+                store.slots().release(lease, lease.floor());
             });
             OpStats renew = new OpStats();
             SlotLease[] held = {store.slots().acquire("index", "host-r", TTL)};

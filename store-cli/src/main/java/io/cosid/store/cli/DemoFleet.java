@@ -134,7 +134,7 @@ final class DemoFleet {
                     pause(Duration.ofMillis(10));
                 }
                 if (!crash && guard != null) {
-                    Instant windowEnd = store.slots().release(guard.lease());
+                    Instant windowEnd = guard.release(store.slots());
                     events.add(new LeaseEvent("released", owner, guard.lease(), windowEnd));
                 } else if (guard != null) {
                     events.add(new LeaseEvent("crashed", owner, guard.lease(), Instant.now()));

@@ -147,6 +147,18 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
     @Override
     public Instant release(SlotLease lease) {
         requireLease(lease);
+        return endTerm(lease, null);
+    }
+
+    @Override
+    public Instant release(SlotLease lease, Instant stampedBefore) {
+        requireLease(lease);
+        requireInstant("stampedBefore", stampedBefore);
+        return endTerm(lease, stampedBefore);
+    }
+
+    /** Ends the term; a null {@code stampedBefore} declares nothing, so the whole window stays used. */
+    private Instant endTerm(SlotLease lease, Instant stampedBefore) {
         return operations.run("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'", () -> {
             SlotRecord slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
             boolean sameTerm = slot.fence() == lease.fence() && slot.owner().equals(lease.ownerKey());
@@ -154,7 +166,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
                 return slot.nextFloor(); // idempotent: released already
             }
             currentTerm(lease);
-            SlotRecord released = slot.releasedAt(backend.now());
+            SlotRecord released = slot.releasedAt(backend.now(), stampedBefore == null ? slot.ceiling() : stampedBefore);
             writeSlot(lease.namespace(), lease.slot(), released);
             return released.nextFloor();
         });

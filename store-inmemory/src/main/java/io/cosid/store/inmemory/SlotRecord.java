@@ -68,14 +68,14 @@ record SlotRecord(
     }
 
     /**
-     * The term ended at store time {@code t}: the next floor is {@code min(ceiling, releaseTime + tolerance)}.
-     * The release time is never taken before the last write of the term ({@code expiresAt - ttl}), so a store
-     * clock that stepped back cannot pull the next floor below timestamps the holder may have used; and the
-     * next floor is never below this term's floor.
+     * The term ended at store time {@code t} by a holder that declares it stamped nothing at or after
+     * {@code stampedBefore}: the next floor is {@code max(floor, min(ceiling, stampedBefore))}. The store's clock
+     * plays no part in it: a clock that stepped back by less than the time since the term's last write cannot be
+     * seen, and any bound taken from it could fall under timestamps the holder used. A release that declares
+     * nothing passes the ceiling: the whole window stays used.
      */
-    SlotRecord releasedAt(Instant t) {
-        Instant releaseTime = max(t, expiresAt.minus(ttl));
-        Instant bound = max(floor, min(ceiling, releaseTime.plus(tolerance)));
+    SlotRecord releasedAt(Instant t, Instant stampedBefore) {
+        Instant bound = max(floor, min(ceiling, stampedBefore));
         return new SlotRecord(owner, true, fence, incarnation, ttl, tolerance,
                 floor, expiresAt, ceiling, bound, t);
     }

@@ -165,10 +165,9 @@ public final class HistoryChecker {
 
         /**
          * Where the term's window ends: the final ceiling, or the bound its release returned. A release with an
-         * unknown outcome may have cut it at a bound nobody saw; the lowest the store could have computed is
-         * {@code max(floor, min(ceiling, lastWrite + tolerance))}, with the last write's time at most
-         * {@code expiresAt - ttl} for the largest expiresAt recorded. That is assumed unless the holder renewed the
-         * term successfully afterwards.
+         * unknown outcome may have cut it at a bound nobody saw: {@code max(floor, min(ceiling, stampedBefore))}
+         * for one that declared {@code stampedBefore}, the ceiling for one that declared nothing. That is assumed
+         * unless the holder renewed the term successfully afterwards.
          */
         Instant windowEnd() {
             Instant end = maxCeiling;
@@ -178,11 +177,10 @@ public final class HistoryChecker {
             for (LeaseReleaseUnknown attempt : unknownReleases) {
                 boolean renewedAfter = writes.stream()
                         .anyMatch(w -> w instanceof LeaseRenewed && w.invokedAt() > attempt.completedAt());
-                if (!renewedAfter) {
-                    SlotLease any = leaseOf(writes.get(0));
-                    Instant lowest = maxExpiresAt.minus(any.ttl()).plus(any.tolerance());
-                    lowest = lowest.isBefore(maxCeiling) ? lowest : maxCeiling;
-                    lowest = lowest.isAfter(any.floor()) ? lowest : any.floor();
+                if (!renewedAfter && attempt.stampedBefore() != null) {
+                    Instant floor = leaseOf(writes.get(0)).floor();
+                    Instant lowest = attempt.stampedBefore().isBefore(maxCeiling) ? attempt.stampedBefore() : maxCeiling;
+                    lowest = lowest.isAfter(floor) ? lowest : floor;
                     if (lowest.isBefore(end)) {
                         end = lowest;
                     }

@@ -70,13 +70,17 @@ public sealed interface HistoryEvent {
 
     /**
      * A release whose outcome is unknown (it failed with a timeout or a lost connection): it may have landed,
-     * cutting the term's window short at a bound the store computed and nobody saw. The checker then assumes
-     * the lowest bound the store could have computed, unless the holder renewed the term successfully after.
+     * cutting the term's window short at a bound nobody saw. That bound is
+     * {@code max(floor, min(ceiling, stampedBefore))} for a release that declared {@code stampedBefore}, and the
+     * ceiling for one that declared nothing; the checker assumes it unless the holder renewed the term
+     * successfully after.
      *
-     * @param lease       the lease it tried to release
-     * @param invokedAt   the invocation tick
-     * @param completedAt the tick when the failure was seen
+     * @param lease         the lease it tried to release
+     * @param stampedBefore what the release declared, or null if it declared nothing
+     * @param invokedAt     the invocation tick
+     * @param completedAt   the tick when the failure was seen
      */
-    record LeaseReleaseUnknown(SlotLease lease, long invokedAt, long completedAt) implements HistoryEvent {
+    record LeaseReleaseUnknown(SlotLease lease, Instant stampedBefore, long invokedAt, long completedAt)
+            implements HistoryEvent {
     }
 }

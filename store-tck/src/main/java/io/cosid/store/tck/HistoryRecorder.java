@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -72,23 +73,40 @@ public final class HistoryRecorder {
     }
 
     /**
-     * Releases a lease and records it; a release that fails with an unknown outcome is recorded as such
-     * before the exception is rethrown.
+     * Releases a lease, declaring nothing (the whole window stays used), and records it; a release that fails
+     * with an unknown outcome is recorded as such before the exception is rethrown.
      *
      * @param store the slot lease store
      * @param lease the lease
      * @return the end of the released term's window, as the store returned it
      */
     public Instant release(SlotLeaseStore store, SlotLease lease) {
+        return record(lease, null, () -> store.release(lease));
+    }
+
+    /**
+     * Releases a lease declaring that nothing at or after {@code stampedBefore} was stamped, and records it as
+     * {@link #release(SlotLeaseStore, SlotLease)} does.
+     *
+     * @param store         the slot lease store
+     * @param lease         the lease
+     * @param stampedBefore what the holder declares
+     * @return the end of the released term's window, as the store returned it
+     */
+    public Instant release(SlotLeaseStore store, SlotLease lease, Instant stampedBefore) {
+        return record(lease, stampedBefore, () -> store.release(lease, stampedBefore));
+    }
+
+    private Instant record(SlotLease lease, Instant stampedBefore, Supplier<Instant> release) {
         long invoked = ticks.incrementAndGet();
         Instant windowEnd;
         try {
-            windowEnd = store.release(lease);
+            windowEnd = release.get();
         } catch (LeaseLostException e) {
             throw e; // refused: nothing was written
         } catch (StoreException e) {
             // it may have landed: the holder stopped using the lease when it called release
-            events.add(new HistoryEvent.LeaseReleaseUnknown(lease, invoked, ticks.incrementAndGet()));
+            events.add(new HistoryEvent.LeaseReleaseUnknown(lease, stampedBefore, invoked, ticks.incrementAndGet()));
             throw e;
         }
         events.add(new HistoryEvent.LeaseReleased(lease, windowEnd, invoked, ticks.incrementAndGet()));

@@ -1,8 +1,10 @@
 package io.cosid.store.tck;
 
+import static java.time.temporal.ChronoUnit.MILLIS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cosid.store.LeaseGuard;
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.Namespace;
 import io.cosid.store.NamespaceConflictException;
@@ -347,22 +349,64 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
     class Release {
 
         @Test
-        @DisplayName("frees the slot at once; the next term gets fence + 1 and floor min(ceiling, release time + tolerance)")
+        @DisplayName("frees the slot at once; declaring nothing keeps the whole window used: the next floor is the ceiling")
         void freesAtOnce() {
             define(1);
             SlotLease a = acquire("a");
-            Instant releasedAt = fixture.storeNow();
             Instant windowEnd = slots().release(a);
             SlotLease b = acquire("b");
+            assertThat(windowEnd).as("the store cannot know what was stamped").isEqualTo(a.ceiling());
             assertThat(b.floor()).as("the next term starts where release said the window ends").isEqualTo(windowEnd);
             assertThat(b.slot()).isEqualTo(a.slot());
             assertThat(b.fence()).isEqualTo(a.fence() + 1);
             assertThat(b.incarnation()).isEqualTo(1);
-            assertThat(b.floor()).isAfterOrEqualTo(releasedAt.plus(TOLERANCE).isBefore(a.ceiling())
-                    ? releasedAt.plus(TOLERANCE) : a.ceiling());
-            assertThat(b.floor()).isBeforeOrEqualTo(a.ceiling());
-            fixture.manualClock().ifPresent(clock ->
-                    assertThat(b.floor()).isEqualTo(releasedAt.plus(TOLERANCE)));
+        }
+
+        @Test
+        @DisplayName("with stampedBefore declared, the next floor is max(floor, min(ceiling, stampedBefore))")
+        void declaredBound() {
+            define(3);
+            SlotLease a = acquire("a");
+            Instant inside = a.floor().plus(Duration.between(a.floor(), a.ceiling()).dividedBy(2)).truncatedTo(MILLIS);
+            assertThat(slots().release(a, inside)).isEqualTo(inside);
+            assertThat(slots().acquire(NS, "b", LONG_TTL, a.slot()).floor()).isEqualTo(inside);
+
+            SlotLease c = slots().acquire(NS, "c", LONG_TTL, 1);
+            assertThat(slots().release(c, Instant.EPOCH)).as("never below the floor").isEqualTo(c.floor());
+            SlotLease d = slots().acquire(NS, "d", LONG_TTL, 2);
+            assertThat(slots().release(d, d.ceiling().plus(Duration.ofDays(1)))).as("never above the ceiling")
+                    .isEqualTo(d.ceiling());
+        }
+
+        @Test
+        @DisplayName("through a LeaseGuard declares the highest timestamp it allowed, and the guard stops allowing any")
+        void throughGuard() {
+            define(1);
+            LeaseGuard guard = LeaseGuard.acquire(slots(), NS, "a", LONG_TTL);
+            SlotLease a = guard.lease();
+            Instant stamped = a.floor().plusMillis(1234);
+            assertThat(guard.mayStamp(a.floor())).isTrue();
+            assertThat(guard.mayStamp(stamped)).isTrue();
+            LeaseGuard renewed = guard.renew(slots());
+            assertThat(renewed.mayStamp(stamped.minusMillis(3))).isTrue();
+            Instant windowEnd = renewed.release(slots());
+            assertThat(windowEnd).isEqualTo(stamped.plusMillis(1));
+            assertThat(guard.mayStamp(a.floor())).isFalse();
+            assertThat(renewed.mayStamp(a.floor())).isFalse();
+            assertThat(acquire("b").floor()).isEqualTo(windowEnd);
+        }
+
+        @Test
+        @DisplayName("refuses a stampedBefore that is null, finer than milliseconds or before the epoch, and writes nothing")
+        void invalidDeclaration() {
+            define(1);
+            SlotLease a = acquire("a");
+            Object before = observableState();
+            for (Instant bad : new Instant[] {null, a.floor().plusNanos(5), Instant.EPOCH.minusMillis(1)}) {
+                assertThatThrownBy(() -> slots().release(a, bad)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("stampedBefore");
+            }
+            assertThat(observableState()).isEqualTo(before);
         }
 
         @Test
@@ -470,17 +514,25 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("a release under a stepped-back clock never puts the next floor below the term's last write")
+        @DisplayName("a release under a stepped-back clock never puts the next floor below a timestamp the holder used")
         void releaseAfterStepBack() {
             ManualClock clock = manualClock();
-            define(1);
-            SlotLease a = acquire("a");
-            Instant written = a.expiresAt().minus(a.ttl());
-            clock.stepBack(Duration.ofMinutes(1));
-            slots().release(a);
-            SlotLease b = acquire("b");
-            assertThat(b.floor()).isEqualTo(written.plus(TOLERANCE));
-            assertThat(b.ceiling()).isAfterOrEqualTo(b.floor());
+            define(2);
+            // both holders stamp 3 s into their terms, then the store's clock steps back 2 minutes
+            LeaseGuard declaring = LeaseGuard.acquire(slots(), NS, "a", Duration.ofSeconds(20));
+            SlotLease plain = slots().acquire(NS, "b", Duration.ofSeconds(20));
+            clock.advance(Duration.ofSeconds(3));
+            Instant stamped = fixture.storeNow();
+            assertThat(declaring.mayStamp(stamped)).isTrue();
+            clock.stepBack(Duration.ofMinutes(2));
+            Instant declaredEnd = declaring.release(slots());
+            Instant plainEnd = slots().release(plain);
+            assertThat(declaredEnd).isAfter(stamped);
+            assertThat(plainEnd).isEqualTo(plain.ceiling());
+            SlotLease next = slots().acquire(NS, "c", Duration.ofSeconds(20), declaring.lease().slot());
+            assertThat(next.floor()).isEqualTo(declaredEnd);
+            assertThat(next.ceiling()).isAfterOrEqualTo(next.floor());
+            assertThat(slots().acquire(NS, "d", Duration.ofSeconds(20), plain.slot()).floor()).isEqualTo(plain.ceiling());
         }
     }
 

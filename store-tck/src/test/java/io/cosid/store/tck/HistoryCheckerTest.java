@@ -121,21 +121,35 @@ class HistoryCheckerTest {
         }
 
         @Test
-        @DisplayName("ends a window at the lowest bound a release of unknown outcome could set, unless renewed after it")
+        @DisplayName("ends a window at the bound a release of unknown outcome declared, unless renewed after it")
         void unknownRelease() {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
-            // written at T0 with ttl 10s and tolerance 1s: the lowest release bound is T0 + 1s
-            SlotLease b = lease(0, "b", 2, T0.plusSeconds(1), 3);
+            Instant declared = T0.plusSeconds(1);
+            SlotLease b = lease(0, "b", 2, declared, 3);
             HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
-                    new HistoryEvent.LeaseReleaseUnknown(a, 3, 4), new LeaseGranted(b, 4, 5, 6))).assertValid();
+                    new HistoryEvent.LeaseReleaseUnknown(a, declared, 3, 4), new LeaseGranted(b, 4, 5, 6))).assertValid();
             SlotLease early = lease(0, "b", 2, T0.plusMillis(500), 3);
             assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
-                    new HistoryEvent.LeaseReleaseUnknown(a, 3, 4), new LeaseGranted(early, 4, 5, 6))).violations())
-                    .anyMatch(v -> v.contains("before an earlier window ends"));
+                    new HistoryEvent.LeaseReleaseUnknown(a, declared, 3, 4), new LeaseGranted(early, 4, 5, 6)))
+                    .violations()).anyMatch(v -> v.contains("before an earlier window ends"));
             SlotLease renewed = lease(0, "a", 1, Instant.EPOCH, 1);
             assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
-                    new HistoryEvent.LeaseReleaseUnknown(a, 3, 4), new LeaseRenewed(renewed, 5, 6),
+                    new HistoryEvent.LeaseReleaseUnknown(a, declared, 3, 4), new LeaseRenewed(renewed, 5, 6),
                     new LeaseGranted(b, 4, 7, 8))).violations()).anyMatch(v -> v.contains("before an earlier window ends"));
+        }
+
+        @Test
+        @DisplayName("keeps the whole window of a release of unknown outcome that declared nothing")
+        void unknownPlainRelease() {
+            SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
+            SlotLease b = lease(0, "b", 2, T0.plusSeconds(1), 3);
+            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
+                    new HistoryEvent.LeaseReleaseUnknown(a, null, 3, 4), new LeaseGranted(b, 4, 5, 6))).violations())
+                    .anyMatch(v -> v.contains("before an earlier window ends"));
+            SlotLease atCeiling = lease(0, "b", 2, a.ceiling(), 3);
+            HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
+                    new HistoryEvent.LeaseReleaseUnknown(a, null, 3, 4), new LeaseGranted(atCeiling, 4, 5, 6)))
+                    .assertValid();
         }
 
         @Test

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * held:      expiresAt = max(expiresMin, mtime + ttl), ceiling = max(ceilingMin, expiresAt + tolerance),
  *            next floor = max(nextFloor, ceiling)
  * released:  expiresAt = expiresMin, ceiling = ceilingMin (exact, copied at release),
- *            next floor = max(nextFloor, floor, min(ceiling, max(mtime, expiresAt - ttl) + tolerance))
+ *            next floor = max(nextFloor, floor), nextFloor being the release bound written by the release
  * idle:      never held, or advanced: expiresAt = expiresMin, ceiling = ceilingMin, next floor = nextFloor
  * </pre>
  * The rules match the in-memory {@code SlotRecord} term for term (docs/contract.md, "Terms and leases").
@@ -62,11 +62,7 @@ record SlotData(
     long effectiveNextFloor(long mtime) {
         return switch (state) {
             case HELD -> Math.max(nextFloor, ceiling(mtime));
-            case RELEASED -> {
-                long releaseTime = Math.max(mtime, expiresMin - ttl);
-                long bound = Math.max(floor, Math.min(ceilingMin, releaseTime + tolerance));
-                yield Math.max(nextFloor, bound);
-            }
+            case RELEASED -> Math.max(nextFloor, floor);
             case IDLE -> nextFloor;
         };
     }
@@ -106,10 +102,17 @@ record SlotData(
                 expiresAt(mtime), ceiling(mtime), nextFloor, newNonce);
     }
 
-    /** The term ended by its holder; the release write's own mtime is the release time. */
-    SlotData released(long mtime, String newNonce) {
+    /**
+     * The term ended by its holder, who declares it stamped nothing at or after {@code stampedBefore}
+     * ({@link Long#MAX_VALUE}: declares nothing, the whole window stays used). The release bound
+     * {@code max(floor, min(ceiling, stampedBefore))} is written as the next floor; the store's clock plays no
+     * part in it (docs/contract.md, "Terms and leases").
+     */
+    SlotData released(long mtime, String newNonce, long stampedBefore) {
+        long ceiling = ceiling(mtime);
+        long bound = Math.max(floor, Math.min(ceiling, stampedBefore));
         return new SlotData(State.RELEASED, "", lastOwner, incarnation, fence, ttl, tolerance, floor,
-                expiresAt(mtime), ceiling(mtime), nextFloor, newNonce);
+                expiresAt(mtime), ceiling, bound, newNonce);
     }
 
     /** Fence and next floor raised; any term this meets is over (advance writes only free slots). */

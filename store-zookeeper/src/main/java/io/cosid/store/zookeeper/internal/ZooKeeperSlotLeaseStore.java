@@ -402,6 +402,18 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public Instant release(SlotLease lease) {
         requireLease(lease);
+        return endTerm(lease, Long.MAX_VALUE);
+    }
+
+    @Override
+    public Instant release(SlotLease lease, Instant stampedBefore) {
+        requireLease(lease);
+        requireInstant("stampedBefore", stampedBefore);
+        return endTerm(lease, stampedBefore.toEpochMilli());
+    }
+
+    /** Ends the term; {@code stampedBefore} {@link Long#MAX_VALUE} declares nothing: the whole window stays used. */
+    private Instant endTerm(SlotLease lease, long stampedBefore) {
         Deadline deadline = lifecycle.start("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
         String path = paths.slot(lease.namespace(), lease.slot());
         Attempts attempts = new Attempts();
@@ -411,7 +423,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 // released (or ended) already: idempotent
                 return Instant.ofEpochMilli(current.data().effectiveNextFloor(current.mtime()));
             }
-            SlotData released = current.data().released(current.mtime(), UUID.randomUUID().toString());
+            SlotData released = current.data().released(current.mtime(), UUID.randomUUID().toString(), stampedBefore);
             Seen mine = writeTerm(deadline, lease, path, current, released, attempts);
             if (mine != null) {
                 return Instant.ofEpochMilli(mine.data().effectiveNextFloor(mine.mtime()));

@@ -81,8 +81,12 @@ final class Load implements AutoCloseable {
                         leaseGrants.incrementAndGet();
                     } else if (op < 6) {
                         held[0] = recorder.renew(store.slots(), held[0]);
-                    } else if (op < 8) {
-                        recorder.release(store.slots(), held[0]);
+                    } else if (op == 6) {
+                        recorder.release(store.slots(), held[0]); // declares nothing: the window stays used
+                        held[0] = null;
+                    } else if (op == 7) {
+                        // these owners stamp nothing, so they may declare the floor: the window is handed back
+                        recorder.release(store.slots(), held[0], held[0].floor());
                         held[0] = null;
                     } else {
                         held[0] = null; // walk away: the lease expires

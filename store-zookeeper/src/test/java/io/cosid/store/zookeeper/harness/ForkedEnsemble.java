@@ -293,6 +293,18 @@ public final class ForkedEnsemble implements ZooKeeperServer {
         awaitServing(m);
     }
 
+    /**
+     * Starts a killed member again on its old data with its wall clock shifted by libfaketime (e.g. "-120s",
+     * "+0s"), and waits until it serves.
+     *
+     * @param id     the member's id
+     * @param offset the libfaketime offset its wall clock runs at from now on
+     */
+    public void restartWithClock(int id, String offset) {
+        clockOffsets.put(id, offset);
+        restart(id);
+    }
+
     @Override
     public void close() {
         killAll();
