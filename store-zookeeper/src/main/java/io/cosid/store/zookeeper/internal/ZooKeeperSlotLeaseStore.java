@@ -61,12 +61,19 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     static final int FIRST_BATCH = 32;
     static final int MAX_BATCH = 256;
 
-    /** A slot as this store last saw it; version -2 stands for "no node yet". */
-    record Seen(SlotData data, int version, long mtime, byte[] raw) {
-        static final int ABSENT = -2;
+    /**
+     * A slot as this store last saw it. Whether the node exists is kept apart from its data version: every int is
+     * a version a node can really have (after 2^32 writes), so none can stand for "no node".
+     */
+    record Seen(SlotData data, boolean exists, int version, long mtime, byte[] raw) {
 
-        boolean absent() {
-            return version == ABSENT;
+        /** A slot whose node does not exist yet. */
+        static Seen absent() {
+            return new Seen(SlotData.NEVER_HELD, false, 0, 0, null);
+        }
+
+        static Seen of(SlotData data, Stat stat, byte[] raw) {
+            return new Seen(data, true, stat.getVersion(), stat.getMtime(), raw);
         }
     }
 
@@ -371,13 +378,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     private Seen decode(String ns, int slot, Reply reply) {
         if (reply.is(Code.NONODE)) {
-            return new Seen(SlotData.NEVER_HELD, Seen.ABSENT, 0, null);
+            return Seen.absent();
         }
         if (!reply.ok()) {
             throw new StoreCorruptedException(location(ns, slot), "reading it failed with " + reply.code());
         }
-        return new Seen(SlotData.decode(location(ns, slot), reply.data()), reply.stat().getVersion(),
-                reply.stat().getMtime(), reply.data());
+        return Seen.of(SlotData.decode(location(ns, slot), reply.data()), reply.stat(), reply.data());
     }
 
     // ---- renew, release, advance ----
@@ -576,7 +582,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     /** The operations that write a slot: create a node that does not exist, else compare-and-set it. */
     private List<Op> writeSlotOps(String path, Seen current, byte[] data) {
-        return current.absent() ? List.of(ZkCalls.createOp(path, data, paths.acl()))
+        return !current.exists() ? List.of(ZkCalls.createOp(path, data, paths.acl()))
                 : ConditionalWrite.ops(paths, path, current.version(), current.raw(), data);
     }
 
@@ -631,7 +637,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     private Seen remember(String path, SlotData data, byte[] raw, Stat stat) {
-        Seen seen = new Seen(data, stat.getVersion(), stat.getMtime(), raw);
+        Seen seen = Seen.of(data, stat, raw);
         written.put(path, seen);
         return seen;
     }
