@@ -106,6 +106,16 @@ public final class InMemoryBackend {
         return node == null ? nextGeneration() : node.generation();
     }
 
+    /** Writes a valid state over a range node in place (same generation), as a write by hand would. */
+    void rewriteRange(String key, RangeState state) {
+        withLock(() -> ranges.put(key, ranges.get(key).with(state)));
+    }
+
+    /** Deletes a slot node, as an operator might by hand. */
+    void deleteSlot(String namespace, int slot) {
+        withLock(() -> slots.get(namespace).remove(slot));
+    }
+
     /** Deletes a range node and creates it again with the same value, as an operator might by hand. */
     void recreateRange(String key) {
         withLock(() -> {

@@ -28,7 +28,12 @@ final class InMemoryRangeStore implements RangeStore {
 
     private final InMemoryBackend backend;
     private final Operations operations;
-    private final Map<String, Long> seenGenerations = new HashMap<>();
+    /** Per key, the node generation this store used and the highest state it saw there. */
+    private final Map<String, Mark> marks = new HashMap<>();
+
+    /** Counters never go down and a sealed key never unseals: a later state below the mark was written by hand. */
+    private record Mark(long generation, long highestNext, boolean sealed) {
+    }
 
     InMemoryRangeStore(InMemoryBackend backend, Operations operations) {
         this.backend = backend;
@@ -97,24 +102,38 @@ final class InMemoryRangeStore implements RangeStore {
         });
     }
 
-    /** The stored state, empty for a key nobody created; refuses garbage and nodes recreated or deleted. */
+    /**
+     * The stored state, empty for a key nobody created; refuses garbage, nodes recreated or deleted, and a state
+     * below the highest this store saw on the node (docs/contract.md, "Corrupt data").
+     */
     private Optional<RangeState> read(String key) {
         Node<RangeState> node = backend.ranges.get(key);
-        Long seen = seenGenerations.get(key);
+        Mark mark = marks.get(key);
         if (node == null) {
-            if (seen != null) {
+            if (mark != null) {
                 throw new StoreCorruptedException("range key '" + key + "'",
                         "the node this store wrote was deleted behind its back; restarting it at 0 could reissue values");
             }
             return Optional.empty();
         }
-        if (seen != null && seen != node.generation()) {
+        if (mark != null && mark.generation() != node.generation()) {
             throw new StoreCorruptedException("range key '" + key + "'",
                     "the node was recreated behind this store's back (generation " + node.generation()
-                            + ", expected " + seen + ")");
+                            + ", expected " + mark.generation() + ")");
         }
         RangeState state = node.read("range key '" + key + "'");
-        seenGenerations.put(key, node.generation());
+        if (mark != null && state.next() < mark.highestNext()) {
+            throw new StoreCorruptedException("range key '" + key + "'",
+                    "its next value " + state.next() + " is below " + mark.highestNext() + ", which this store saw"
+                            + " there before: it was lowered behind the store's back, and values from "
+                            + state.next() + " on may have been handed out already (raise it again with advance to at"
+                            + " least " + mark.highestNext() + ")");
+        }
+        if (mark != null && mark.sealed() && !state.sealed()) {
+            throw new StoreCorruptedException("range key '" + key + "'",
+                    "it was sealed at " + mark.highestNext() + " and is unsealed now, behind the store's back");
+        }
+        marks.put(key, new Mark(node.generation(), state.next(), state.sealed()));
         return Optional.of(state);
     }
 
@@ -122,6 +141,6 @@ final class InMemoryRangeStore implements RangeStore {
         Node<RangeState> node = backend.ranges.get(key);
         Node<RangeState> written = node == null ? Node.of(state, backend.nextGeneration()) : node.with(state);
         backend.ranges.put(key, written);
-        seenGenerations.put(key, written.generation());
+        marks.put(key, new Mark(written.generation(), state.next(), state.sealed()));
     }
 }

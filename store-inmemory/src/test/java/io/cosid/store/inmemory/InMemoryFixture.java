@@ -1,5 +1,6 @@
 package io.cosid.store.inmemory;
 
+import io.cosid.store.RangeState;
 import io.cosid.store.Store;
 import io.cosid.store.tck.ManualClock;
 import io.cosid.store.tck.StoreFixture;
@@ -46,6 +47,16 @@ final class InMemoryFixture implements StoreFixture, Tampering {
     @Override
     public void corruptRange(String key, String garbage) {
         backend.corruptRange(key, garbage);
+    }
+
+    @Override
+    public void rewriteRange(String key, long next, boolean sealed) {
+        backend.rewriteRange(key, new RangeState(next, sealed));
+    }
+
+    @Override
+    public void deleteSlot(String namespace, int slot) {
+        backend.deleteSlot(namespace, slot);
     }
 
     @Override

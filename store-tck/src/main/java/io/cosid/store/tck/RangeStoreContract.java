@@ -392,6 +392,52 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             assertThat(observableRaw(tampering)).isEqualTo(before);
         }
 
+        @Test
+        @DisplayName("a counter lowered behind the store's back is refused by every store that saw it higher, and left untouched")
+        void loweredIsRefused() {
+            Tampering tampering = tampering();
+            Store other = anotherStore();
+            ranges().acquire("orders", 1000);
+            assertThat(other.ranges().acquire("orders", 1000).end()).isEqualTo(2000);
+            assertThat(ranges().peek("orders")).contains(new RangeState(2000, false));
+            tampering.rewriteRange("orders", 1000, false); // an operator's write on the same node
+            Object before = observableRaw(tampering);
+            assertThatThrownBy(() -> ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("orders").hasMessageContaining("below 2000");
+            assertThatThrownBy(() -> other.ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("below 2000");
+            assertThatThrownBy(() -> ranges().advance("orders", 1500)).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> other.ranges().seal("orders")).isInstanceOf(StoreCorruptedException.class);
+            assertThat(observableRaw(tampering)).isEqualTo(before);
+        }
+
+        @Test
+        @DisplayName("a sealed key unsealed behind the store's back is refused")
+        void unsealedIsRefused() {
+            Tampering tampering = tampering();
+            ranges().acquire("orders", 10);
+            ranges().seal("orders");
+            tampering.rewriteRange("orders", 10, false);
+            Object before = observableRaw(tampering);
+            assertThatThrownBy(() -> ranges().peek("orders")).isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("unsealed");
+            // a store may also answer from what it knows: the key is sealed for good
+            assertThatThrownBy(() -> ranges().acquire("orders", 1))
+                    .isInstanceOfAny(StoreCorruptedException.class, RangeSealedException.class);
+            assertThat(observableRaw(tampering)).isEqualTo(before);
+        }
+
+        @Test
+        @DisplayName("a lowered counter raised again to what the store saw is accepted again (the repair)")
+        void repairedByAdvance() {
+            Tampering tampering = tampering();
+            ranges().acquire("orders", 1000);
+            tampering.rewriteRange("orders", 10, false);
+            assertThatThrownBy(() -> ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class);
+            assertThat(anotherStore().ranges().advance("orders", 1000)).isEqualTo(1000);
+            assertThat(ranges().acquire("orders", 5)).isEqualTo(new Range("orders", 1000, 1005));
+        }
+
         private Object observableRaw(Tampering tampering) {
             return tampering.snapshot();
         }

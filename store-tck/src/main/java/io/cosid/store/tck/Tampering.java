@@ -15,6 +15,24 @@ public interface Tampering {
     void corruptRange(String key, String garbage);
 
     /**
+     * Writes a valid state over a range key's node in place (the same node), as an operator's write by hand
+     * would: for example a lower next value, or an unsealed key.
+     *
+     * @param key    the range key, which must exist
+     * @param next   the next value to store
+     * @param sealed whether the stored key is sealed
+     */
+    void rewriteRange(String key, long next, boolean sealed);
+
+    /**
+     * Deletes a slot's node, as an operator might by hand.
+     *
+     * @param namespace the namespace
+     * @param slot      the slot, whose node must exist
+     */
+    void deleteSlot(String namespace, int slot);
+
+    /**
      * Deletes a range key's node and creates it again with the same data.
      *
      * @param key the range key, which must exist

@@ -168,6 +168,21 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     }
 
     @Override
+    public void rewriteRange(String key, long next, boolean sealed) {
+        put(root + "/range/" + key, next + (sealed ? ":sealed" : ""));
+    }
+
+    @Override
+    public void deleteSlot(String namespace, int slot) {
+        String path = root + "/slot/" + namespace + "/" + slot;
+        try {
+            admin.delete().forPath(path);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot delete " + path, e);
+        }
+    }
+
+    @Override
     public void recreateRange(String key) {
         String path = root + "/range/" + key;
         try {

@@ -51,11 +51,20 @@ final class ZooKeeperRangeStore implements RangeStore {
 
     private static final RangeState FRESH = new RangeState(0, false);
 
+    /**
+     * The identity of a key's node (czxid) and the highest state this store saw on it, as of the write that
+     * made that state (mzxid). Counters never go down and a sealed key never unseals, so a later state below it
+     * was written by hand (docs/contract.md, "Corrupt data").
+     */
+    private record NodeMark(long czxid, long mzxid, long highestNext, boolean sealed) {
+    }
+
     private final ZkCalls zk;
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
     private final Map<String, Seen> seen = new ConcurrentHashMap<>();
-    private final Map<String, Long> czxids = new ConcurrentHashMap<>();
+    /** Per key, the node this store has seen and the highest state on it: never forgotten while the store runs. */
+    private final Map<String, NodeMark> marks = new ConcurrentHashMap<>();
     private final Map<String, AcquireLane> lanes = new ConcurrentHashMap<>();
     private final ContentionBackoff backoff = new ContentionBackoff();
     /** Each key's races with other processes: while it is hot, writes carry a read behind them. */
@@ -217,7 +226,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         String path = paths.range(key);
         Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
         if (r.is(Code.NONODE)) {
-            if (czxids.containsKey(key)) {
+            if (marks.containsKey(key)) {
                 throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
                         "the node this store used was deleted behind its back; restarting it at 0 could reissue values");
             }
@@ -232,8 +241,8 @@ final class ZooKeeperRangeStore implements RangeStore {
 
     /** Checks a read node's identity and data and remembers it as the state to write over next. */
     private Seen remember(String key, String path, Reply r) {
-        checkIdentity(key, path, r.stat());
         RangeState state = RangeCodec.decode(key, path, r.data(), r.stat().getVersion());
+        checkNode(key, path, r.stat(), state);
         Seen s = new Seen(state, r.stat().getVersion(), r.data());
         if (state == null) {
             seen.remove(key); // a parent placeholder: the key is unused, but its node exists at version 0
@@ -288,7 +297,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             }
         }
         if (r.ok()) {
-            checkIdentity(key, path, r.stat());
+            checkNode(key, path, r.stat(), next);
             seen.put(key, new Seen(next, r.stat().getVersion(), data));
             return Outcome.LANDED;
         }
@@ -311,13 +320,40 @@ final class ZooKeeperRangeStore implements RangeStore {
         throw zk.unexpected(deadline, r);
     }
 
-    /** The node must be the one this store has always used: same czxid. */
-    private void checkIdentity(String key, String path, Stat stat) {
-        Long known = czxids.putIfAbsent(key, stat.getCzxid());
-        if (known != null && known != stat.getCzxid()) {
-            throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
-                    "the node was recreated behind this store's back (czxid " + stat.getCzxid() + ", expected "
-                            + known + ")");
-        }
+    /**
+     * The node must be the one this store has always used (same czxid), and its state must not be below the
+     * highest this store saw on it: a counter lowered or a key unsealed by hand would hand out values twice.
+     * Only a state written after the marked one (larger mzxid) is judged; an older reply that arrives late (a
+     * concurrent read in this store) is neither judged nor remembered. {@code state} is null for an unused
+     * parent placeholder.
+     */
+    private void checkNode(String key, String path, Stat stat, RangeState state) {
+        long next = state == null ? 0 : state.next();
+        boolean sealed = state != null && state.sealed();
+        marks.compute(key, (k, known) -> {
+            if (known == null) {
+                return new NodeMark(stat.getCzxid(), stat.getMzxid(), next, sealed);
+            }
+            if (known.czxid() != stat.getCzxid()) {
+                throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
+                        "the node was recreated behind this store's back (czxid " + stat.getCzxid() + ", expected "
+                                + known.czxid() + ")");
+            }
+            if (stat.getMzxid() <= known.mzxid()) {
+                return known;
+            }
+            if (next < known.highestNext()) {
+                throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
+                        "its next value " + next + " is below " + known.highestNext() + ", which this store saw"
+                                + " there before: it was lowered behind the store's back, and values from "
+                                + next + " on may have been handed out already (raise it again with advance to at"
+                                + " least " + known.highestNext() + ")");
+            }
+            if (known.sealed() && !sealed) {
+                throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
+                        "it was sealed at " + known.highestNext() + " and is unsealed now, behind the store's back");
+            }
+            return new NodeMark(known.czxid(), stat.getMzxid(), next, sealed);
+        });
     }
 }

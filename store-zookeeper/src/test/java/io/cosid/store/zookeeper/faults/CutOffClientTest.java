@@ -88,14 +88,16 @@ class CutOffClientTest {
         store.slots().define("solo", 1, Duration.ofMillis(100));
         SlotLease lease = recorder.acquire(store.slots(), "solo", "first", Duration.ofSeconds(20), 1);
         proxy.dropReplyToNextThenBlackhole(ZooKeeperProxy.SET_DATA);
-        CompletableFuture<Instant> release = CompletableFuture.supplyAsync(() -> recorder.release(store.slots(), lease));
+        // the holder stamped nothing: it declares the floor, so a release that landed shows in the next floor
+        CompletableFuture<Instant> release = CompletableFuture.supplyAsync(
+                () -> recorder.release(store.slots(), lease, lease.floor()));
         await("the release's reply to be dropped").atMost(Duration.ofSeconds(5)).until(() -> proxy.dropped() == 1);
         try (Store other = ZooKeeperStores.open(StoreConfig.of("other", "zookeeper").withTimeout(TIMEOUT)
                 .withOption("connectString", server.connectString()))) {
             SlotLease next = recorder.acquire(other.slots(), "solo", "second", Duration.ofSeconds(20), 1);
             assertThat(next.fence()).as("the release landed: the slot was free at once").isEqualTo(lease.fence() + 1);
-            assertThat(next.floor()).as("the next floor is the release bound, below the old ceiling")
-                    .isBefore(lease.ceiling());
+            assertThat(next.floor()).as("the next floor is the declared release bound, below the old ceiling")
+                    .isEqualTo(lease.floor()).isBefore(lease.ceiling());
             proxy.blackhole(false);
             assertThatThrownBy(release::join).cause()
                     .as("LeaseLostException would say nothing was written; this release was applied")
