@@ -28,6 +28,7 @@ import java.util.Set;
 final class ArchitectureRules {
 
     static final String API = "io.cosid.store";
+    static final String SPI = "io.cosid.store.spi..";
     static final String IN_MEMORY = "io.cosid.store.inmemory..";
     static final String TCK = "io.cosid.store.tck..";
     static final String INTERNAL = "..internal..";
@@ -45,10 +46,16 @@ final class ArchitectureRules {
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API)
             .as("store-api depends only on java.. (allow-list)");
 
-    /** The in-memory backend is written against the API alone. */
+    /** The backends' shared rules are pure Java too: the JDK, the API and themselves. */
+    static final ArchRule SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API = classes()
+            .that().resideInAPackage(SPI)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API, SPI)
+            .as("io.cosid.store.spi depends only on java.. and io.cosid.store (allow-list)");
+
+    /** The in-memory backend is written against the API (and the backends' shared rules) alone. */
     static final ArchRule IN_MEMORY_DEPENDS_ONLY_ON_THE_API = classes()
             .that().resideInAPackage(IN_MEMORY)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API, IN_MEMORY)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API, SPI, IN_MEMORY)
             .as("store-inmemory depends only on store-api");
 
     /** The TCK is written against the API and the test libraries, never against a backend. */
@@ -60,7 +67,7 @@ final class ArchitectureRules {
 
     /** No ZooKeeper, Curator, Dagger or jakarta.inject type anywhere in store-api. */
     static final ArchRule NO_INFRASTRUCTURE_IN_THE_API = noClasses()
-            .that().resideInAPackage(API)
+            .that().resideInAnyPackage(API, SPI)
             .should().dependOnClassesThat().resideInAnyPackage(INFRASTRUCTURE)
             .as("store-api uses no ZooKeeper, Curator, Dagger or jakarta.inject type");
 

@@ -32,6 +32,12 @@ class ArchitectureTest {
     }
 
     @Test
+    @DisplayName("the backends' shared rules (io.cosid.store.spi) depend only on the JDK and the API")
+    void spiIsPure() {
+        ArchitectureRules.SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API.check(production);
+    }
+
+    @Test
     @DisplayName("store-inmemory depends only on store-api")
     void inMemoryOnApi() {
         ArchitectureRules.IN_MEMORY_DEPENDS_ONLY_ON_THE_API.check(production);

@@ -10,6 +10,7 @@ import io.cosid.store.PlantedCuratorLeak;
 import io.cosid.store.inmemory.PlantedInMemoryDependency;
 import io.cosid.store.planted.a.PlantedCycleA;
 import io.cosid.store.planted.b.PlantedCycleB;
+import io.cosid.store.spi.PlantedSpiDependency;
 import io.cosid.store.tck.PlantedTckDependency;
 import io.cosid.store.zookeeper.PlantedZooKeeperLeak;
 import org.junit.jupiter.api.DisplayName;
@@ -29,6 +30,14 @@ class RulesCatchViolationsTest {
         assertThatThrownBy(() -> ArchitectureRules.API_DEPENDS_ONLY_ON_THE_JDK.check(planted(PlantedApiDependency.class)))
                 .isInstanceOf(AssertionError.class).hasMessageContaining("PlantedApiDependency")
                 .hasMessageContaining("org.junit");
+    }
+
+    @Test
+    @DisplayName("the backends' shared rules depending on a backend")
+    void spiDependency() {
+        assertThatThrownBy(() -> ArchitectureRules.SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API
+                .check(planted(PlantedSpiDependency.class)))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("InMemoryStores");
     }
 
     @Test

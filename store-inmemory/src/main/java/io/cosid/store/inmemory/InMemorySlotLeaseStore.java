@@ -20,11 +20,15 @@ import io.cosid.store.SlotLease;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotView;
 import io.cosid.store.SlotsExhaustedException;
+import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.spi.SlotHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -41,6 +45,11 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
 
     private final InMemoryBackend backend;
     private final Operations operations;
+    /**
+     * Every slot this store instance read or wrote, as it last saw it (guarded by the backend's lock, under which
+     * every operation runs): a slot deleted, or changed against {@link SlotHistory}, behind its back is refused.
+     */
+    private final Map<String, SlotView> seen = new HashMap<>();
 
     InMemorySlotLeaseStore(InMemoryBackend backend, Operations operations) {
         this.backend = backend;
@@ -228,13 +237,37 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
 
     private SlotRecord readSlot(String namespace, int slot) {
         Node<SlotRecord> node = backend.slots.getOrDefault(namespace, new TreeMap<>()).get(slot);
-        return node == null ? SlotRecord.NEVER_HELD : node.read(slotLocation(namespace, slot));
+        SlotView mark = seen.get(namespace + "/" + slot);
+        if (node == null) {
+            if (mark != null) {
+                throw new StoreCorruptedException(slotLocation(namespace, slot), "the slot was deleted behind this"
+                        + " store's back after it saw fence " + mark.fence() + "; starting it over at fence 1 could"
+                        + " hand out a fence and a window twice (" + SlotHistory.repair(mark) + ")");
+            }
+            return SlotRecord.NEVER_HELD;
+        }
+        SlotRecord record = node.read(slotLocation(namespace, slot));
+        remember(namespace, slot, record);
+        return record;
+    }
+
+    /** Remembers a slot state this store saw, refusing one that cannot follow the last it saw. */
+    private void remember(String namespace, int slot, SlotRecord record) {
+        SlotView view = record.toView(namespace, slot);
+        SlotView mark = seen.get(namespace + "/" + slot);
+        String why = mark == null ? null : SlotHistory.whyNotAfter(mark, view);
+        if (why != null) {
+            throw new StoreCorruptedException(slotLocation(namespace, slot), why + " behind this store's back;"
+                    + " using it could hand out a fence and a window twice (" + SlotHistory.repair(mark) + ")");
+        }
+        seen.put(namespace + "/" + slot, view);
     }
 
     private void writeSlot(String namespace, int slot, SlotRecord record) {
         TreeMap<Integer, Node<SlotRecord>> nodes = backend.slots.computeIfAbsent(namespace, n -> new TreeMap<>());
         Node<SlotRecord> node = nodes.get(slot);
         nodes.put(slot, node == null ? Node.of(record, backend.nextGeneration()) : node.with(record));
+        seen.put(namespace + "/" + slot, record.toView(namespace, slot));
     }
 
     /** The slots this owner key held last, most recent first; empty for an owner never seen. */

@@ -884,6 +884,60 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
+        @DisplayName("a slot deleted behind the store's back is refused by renew, release and acquire, never recreated")
+        void deletedSlot() {
+            Tampering tampering = tampering();
+            define(1);
+            SlotLease lease = acquire("a");
+            tampering.deleteSlot(NS, lease.slot());
+            Object before = tampering.snapshot();
+            assertThatThrownBy(() -> slots().renew(lease)).isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("deleted").hasMessageContaining("fence " + (lease.fence() + 1));
+            assertThatThrownBy(() -> slots().release(lease)).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> acquire("b")).isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("slot " + lease.slot());
+            assertThat(tampering.snapshot()).isEqualTo(before);
+        }
+
+        @Test
+        @DisplayName("a slot started over by a store that never saw it is refused by every store that did")
+        void restartedSlot() {
+            Tampering tampering = tampering();
+            define(2);
+            SlotLease first = acquire("a");
+            slots().release(first, first.floor());
+            SlotLease lease = slots().renew(acquire("a"));
+            assertThat(lease.fence()).isEqualTo(2);
+            Store witness = anotherStore();
+            assertThat(witness.slots().inspect(NS).slots()).isNotEmpty();
+            witness.slots().acquire(NS, "w", LONG_TTL); // reads slot 0 as held by "a"
+            tampering.deleteSlot(NS, lease.slot());
+            SlotLease restarted = anotherStore().slots().acquire(NS, "b", LONG_TTL, lease.slot());
+            assertThat(restarted.fence()).as("a store that never saw the slot cannot tell").isEqualTo(1);
+            Object before = tampering.snapshot();
+            assertThatThrownBy(() -> slots().renew(lease)).isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("fence went back");
+            assertThatThrownBy(() -> acquire("c")).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> witness.slots().acquire(NS, "d", LONG_TTL)).isInstanceOf(StoreCorruptedException.class);
+            assertThat(tampering.snapshot()).isEqualTo(before);
+        }
+
+        @Test
+        @DisplayName("a deleted slot advanced past what the store saw is accepted again (the repair)")
+        void deletedSlotRepaired() {
+            Tampering tampering = tampering();
+            define(1);
+            SlotLease lease = acquire("a");
+            tampering.deleteSlot(NS, lease.slot());
+            assertThatThrownBy(() -> acquire("b")).isInstanceOf(StoreCorruptedException.class);
+            anotherStore().slots().advance(NS, lease.slot(), lease.fence() + 1, lease.ceiling());
+            assertThatThrownBy(() -> slots().renew(lease)).as("its term is over").isInstanceOf(LeaseLostException.class);
+            SlotLease next = acquire("b");
+            assertThat(next.fence()).isEqualTo(lease.fence() + 2);
+            assertThat(next.floor()).isAfterOrEqualTo(lease.ceiling());
+        }
+
+        @Test
         @DisplayName("a corrupt namespace is reported by define, acquire and inspect, and left untouched")
         void corruptNamespace() {
             Tampering tampering = tampering();

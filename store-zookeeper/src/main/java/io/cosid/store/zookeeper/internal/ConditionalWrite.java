@@ -21,6 +21,23 @@ final class ConditionalWrite {
         return version == -1;
     }
 
+    /**
+     * After a write answered "no node": the parent whose absence made a create in it fail, or null when the
+     * node a setData wrote is itself gone (deleted behind the store's back: a fresh read reports it). A caller
+     * creates only parents that are its own bookkeeping, never a node whose data means something.
+     *
+     * @param reply the NONODE reply (of a multi, it names the operation that failed)
+     * @param ops   the operations sent
+     */
+    static String missingParent(ZkCalls.Reply reply, List<Op> ops) {
+        for (Op op : ops) {
+            if (op.getPath().equals(reply.path())) {
+                return op instanceof Op.Create ? NodePaths.parent(op.getPath()) : null;
+            }
+        }
+        return null;
+    }
+
     /** The operations that replace {@code current} (read at {@code version}) with {@code data}. */
     static List<Op> ops(NodePaths paths, String path, int version, byte[] current, byte[] data) {
         if (!needsClaim(version)) {

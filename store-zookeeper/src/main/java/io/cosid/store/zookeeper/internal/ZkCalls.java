@@ -114,10 +114,32 @@ final class ZkCalls {
         return f;
     }
 
+    /**
+     * A multi; a failed one's reply names the path of the operation that failed (ZooKeeper's own reply names no
+     * path), so that every refusal can say which node it was about.
+     */
     static CompletableFuture<Reply> multi(ZooKeeper zk, List<Op> ops) {
         CompletableFuture<Reply> f = new CompletableFuture<>();
-        zk.multi(ops, (rc, p, ctx, results) -> f.complete(new Reply(rc, p, null, null, null, results)), null);
+        zk.multi(ops, (rc, p, ctx, results) -> f.complete(new Reply(rc, failedPath(rc, ops, results), null, null, null,
+                results)), null);
         return f;
+    }
+
+    /**
+     * The path of the operation a failed multi failed on: the first whose result is an error other than
+     * "rolled back because another failed"; for a successful or read-only multi, null.
+     */
+    static String failedPath(int rc, List<Op> ops, List<OpResult> results) {
+        if (rc == Code.OK.intValue() || results == null || results.size() != ops.size()) {
+            return null;
+        }
+        for (int i = 0; i < ops.size(); i++) {
+            if (results.get(i) instanceof OpResult.ErrorResult e && e.getErr() != Code.OK.intValue()
+                    && e.getErr() != Code.RUNTIMEINCONSISTENCY.intValue()) {
+                return ops.get(i).getPath();
+            }
+        }
+        return null;
     }
 
     /** A create inside a multi that returns the new node's Stat (create2), so its mtime is known. */

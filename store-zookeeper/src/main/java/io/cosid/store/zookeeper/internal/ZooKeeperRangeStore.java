@@ -303,8 +303,13 @@ final class ZooKeeperRangeStore implements RangeStore {
         }
         seen.remove(key);
         if (r.is(Code.NONODE)) {
-            // a parent is missing (first key under a new prefix, or the claim root at the wrap)
-            zk.ensurePath(deadline, current == null ? NodePaths.parent(path) : paths.wrapRoot(), paths.acl());
+            // a parent is missing (first key under a new prefix, or the claim root at the wrap); a node that is
+            // itself gone is not created again: the read before the next try reports it
+            String parent = current == null ? NodePaths.parent(path) : ConditionalWrite.missingParent(r,
+                    ConditionalWrite.ops(paths, path, current.version(), current.data(), data));
+            if (parent != null) {
+                zk.ensurePath(deadline, parent, paths.acl());
+            }
             return Outcome.RETRY;
         }
         if (r.is(Code.BADVERSION) || r.is(Code.NODEEXISTS)) {

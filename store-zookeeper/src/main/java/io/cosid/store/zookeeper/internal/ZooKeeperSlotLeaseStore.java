@@ -21,6 +21,7 @@ import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotView;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.spi.SlotHistory;
 import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -65,15 +66,15 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * A slot as this store last saw it. Whether the node exists is kept apart from its data version: every int is
      * a version a node can really have (after 2^32 writes), so none can stand for "no node".
      */
-    record Seen(SlotData data, boolean exists, int version, long mtime, byte[] raw) {
+    record Seen(SlotData data, boolean exists, int version, long czxid, long mtime, byte[] raw) {
 
         /** A slot whose node does not exist yet. */
         static Seen absent() {
-            return new Seen(SlotData.NEVER_HELD, false, 0, 0, null);
+            return new Seen(SlotData.NEVER_HELD, false, 0, 0, 0, null);
         }
 
         static Seen of(SlotData data, Stat stat, byte[] raw) {
-            return new Seen(data, true, stat.getVersion(), stat.getMtime(), raw);
+            return new Seen(data, true, stat.getVersion(), stat.getCzxid(), stat.getMtime(), raw);
         }
     }
 
@@ -85,6 +86,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
     private final Map<String, Seen> written = new ConcurrentHashMap<>();
+    /** Every slot this store read or wrote, as it last saw it: never forgotten while the store runs. */
+    private final Map<String, SlotMark> marks = new ConcurrentHashMap<>();
 
     @Inject
     ZooKeeperSlotLeaseStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle) {
@@ -135,10 +138,24 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 return requested;
             }
             if (w.is(Code.NONODE)) {
-                zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
+                createMissingBookkeeping(deadline, w,
+                        ConditionalWrite.ops(paths, path, r.stat().getVersion(), r.data(), NamespaceCodec.encode(requested)),
+                        namespace);
             } else if (!(w.is(Code.NODEEXISTS) || w.is(Code.BADVERSION) || w.connectionProblem())) {
                 throw zk.unexpected(deadline, w);
             }
+        }
+    }
+
+    /**
+     * After a write answered "no node": creates the missing parent when it is the store's own bookkeeping (the
+     * claim root, the namespace's owner indexes). A missing slot or namespace node is never created here: the
+     * next read reports it (a slot deleted behind the store's back, a namespace never defined).
+     */
+    private void createMissingBookkeeping(Deadline deadline, Reply w, List<Op> ops, String ns) {
+        String parent = ConditionalWrite.missingParent(w, ops);
+        if (parent != null && (parent.equals(paths.wrapRoot()) || parent.equals(paths.owners(ns)))) {
+            zk.ensurePath(deadline, parent, paths.acl());
         }
     }
 
@@ -217,7 +234,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     : ConditionalWrite.ops(paths, ownerPath, index.stat().getVersion(), index.data(), indexData));
             Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
             if (w.ok()) {
-                Seen mine = written(deadline, slotPath, term, termData, w.results(), slotOps);
+                Seen mine = written(deadline, ns, chosen[0], term, termData, w.results(), slotOps);
                 return term.lease(ns, chosen[0], mine.mtime());
             }
             if (w.connectionProblem()) {
@@ -226,8 +243,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     return mine.data().lease(ns, chosen[0], mine.mtime());
                 }
             } else if (w.is(Code.NONODE)) {
-                zk.ensurePath(deadline, paths.owners(ns), paths.acl());
-                zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
+                createMissingBookkeeping(deadline, w, ops, ns);
             } else if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
                 lost++;
             } else {
@@ -304,7 +320,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
         Map<Integer, Reply> batch = readSlots(deadline, ns.name(), List.copyOf(firstRead));
         for (int slot : candidates) {
-            Seen seen = decode(ns.name(), slot, batch.get(slot));
+            Seen seen = decode(deadline, ns.name(), slot, batch.get(slot));
             if (seen.data().isFreeAt(now, seen.mtime())) {
                 chosen[0] = slot;
                 return seen;
@@ -316,7 +332,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         List<Seen> freeSeen = new ArrayList<>();
         while (true) {
             for (int slot = from; slot < scanned && free.size() < spread; slot++) {
-                Seen seen = decode(ns.name(), slot, batch.get(slot));
+                Seen seen = decode(deadline, ns.name(), slot, batch.get(slot));
                 if (seen.data().isFreeAt(now, seen.mtime())) {
                     free.add(slot);
                     freeSeen.add(seen);
@@ -376,14 +392,58 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         return bySlot;
     }
 
-    private Seen decode(String ns, int slot, Reply reply) {
+    /**
+     * A slot as read, checked against what this store saw of it before: a node deleted behind the store's back,
+     * or changed against {@link SlotHistory}, is refused. A missing node this store saw is read once more
+     * before it is refused: the first reply may have been sent before this store's own write created the node.
+     */
+    private Seen decode(Deadline deadline, String ns, int slot, Reply reply) {
         if (reply.is(Code.NONODE)) {
-            return Seen.absent();
+            String path = paths.slot(ns, slot);
+            SlotMark mark = marks.get(path);
+            if (mark == null) {
+                return Seen.absent();
+            }
+            Reply again = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+            if (again.is(Code.NONODE)) {
+                throw new StoreCorruptedException(location(ns, slot), "the slot was deleted behind this store's back"
+                        + " after it saw fence " + mark.view().fence() + "; starting it over at fence 1 could hand"
+                        + " out a fence and a window twice (" + repair(mark) + ")");
+            }
+            reply = again;
         }
         if (!reply.ok()) {
             throw new StoreCorruptedException(location(ns, slot), "reading it failed with " + reply.code());
         }
-        return Seen.of(SlotData.decode(location(ns, slot), reply.data()), reply.stat(), reply.data());
+        SlotData data = SlotData.decode(location(ns, slot), reply.data());
+        check(ns, slot, data, reply.stat());
+        return Seen.of(data, reply.stat(), reply.data());
+    }
+
+    /**
+     * A slot state this store saw (read or written) as of the write that made it (mzxid), and the view it gives.
+     * Only a state written after the mark is judged; an older reply arriving late is neither judged nor kept.
+     */
+    private record SlotMark(long mzxid, SlotView view) {
+    }
+
+    private void check(String ns, int slot, SlotData data, Stat stat) {
+        SlotView view = data.view(ns, slot, stat.getMtime());
+        marks.compute(paths.slot(ns, slot), (path, known) -> {
+            if (known != null && stat.getMzxid() <= known.mzxid()) {
+                return known;
+            }
+            String why = known == null ? null : SlotHistory.whyNotAfter(known.view(), view);
+            if (why != null) {
+                throw new StoreCorruptedException(location(ns, slot), why + " behind this store's back; using it"
+                        + " could hand out a fence and a window twice (" + repair(known) + ")");
+            }
+            return new SlotMark(stat.getMzxid(), view);
+        });
+    }
+
+    private static String repair(SlotMark mark) {
+        return SlotHistory.repair(mark.view());
     }
 
     // ---- renew, release, advance ----
@@ -456,11 +516,14 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release, Attempts attempts) {
         String path = paths.slot(lease.namespace(), lease.slot());
         Seen cached = written.get(path);
-        if (cached != null && cached.data().isTermOf(lease) && cached.data().state() == SlotData.State.HELD) {
-            return cached; // the conditional write that follows verifies it is still so
+        // The conditional write that follows verifies the cached state is still there, by its data version. A
+        // node deleted and created again starts over at version 0, so a cached version 0 is read first.
+        if (cached != null && cached.version() != 0 && cached.data().isTermOf(lease)
+                && cached.data().state() == SlotData.State.HELD) {
+            return cached;
         }
         // every other answer (lost, already released) is decided on what the server holds now
-        Seen current = decode(lease.namespace(), lease.slot(), zk.read1(deadline, h -> ZkCalls.getData(h, path)));
+        Seen current = decode(deadline, lease.namespace(), lease.slot(), zk.read1(deadline, h -> ZkCalls.getData(h, path)));
         SlotData data = current.data();
         if (data.isTermOf(lease) && data.state() == SlotData.State.HELD) {
             return current;
@@ -485,8 +548,15 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                            Attempts attempts) {
         byte[] data = next.encode();
         Reply w = conditionalWrite(deadline, path, current.version(), current.raw(), data);
+        if (w.ok() && w.stat().getCzxid() != current.czxid()) {
+            written.remove(path);
+            throw new StoreCorruptedException(location(lease.namespace(), lease.slot()), "it was deleted and created"
+                    + " again behind this store's back (czxid " + w.stat().getCzxid() + ", expected " + current.czxid()
+                    + ") and written up to the very version this store wrote last, so this store's " + next.state()
+                    .name().toLowerCase(java.util.Locale.ROOT) + " of fence " + next.fence() + " landed on it");
+        }
         if (w.ok()) {
-            return remember(path, next, data, w.stat());
+            return remember(lease.namespace(), lease.slot(), next, data, w.stat());
         }
         written.remove(path);
         if (w.connectionProblem()) {
@@ -495,7 +565,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             return mine;
         }
         if (w.is(Code.NONODE)) {
-            zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
+            createMissingBookkeeping(deadline, w, ConditionalWrite.ops(paths, path, current.version(), current.raw(), data),
+                    lease.namespace());
             return null;
         }
         if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
@@ -514,7 +585,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         while (true) {
             Start start = start(deadline, namespace, path);
             requireSlot(slot, start.namespace());
-            Seen current = decode(namespace, slot, start.second());
+            Seen current = decode(deadline, namespace, slot, start.second());
             SlotData data = current.data();
             if (data.isAtLeast(current.mtime(), fenceAtLeast, floorAtLeast)) {
                 return data.view(namespace, slot, current.mtime());
@@ -528,11 +599,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             List<Op> ops = writeSlotOps(path, current, bytes);
             Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
             if (w.ok()) {
-                return advanced.view(namespace, slot, written(deadline, path, advanced, bytes, w.results(), ops.size()).mtime());
+                return advanced.view(namespace, slot,
+                        written(deadline, namespace, slot, advanced, bytes, w.results(), ops.size()).mtime());
             }
             written.remove(path);
             if (w.is(Code.NONODE)) {
-                zk.ensurePath(deadline, paths.wrapRoot(), paths.acl());
+                createMissingBookkeeping(deadline, w, ops, namespace);
             } else if (!(w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS) || w.connectionProblem())) {
                 throw zk.unexpected(deadline, w);
             }
@@ -571,7 +643,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         List<SlotView> views = new ArrayList<>();
         readSlots(deadline, namespace, slots).forEach((slot, reply) -> {
             if (reply.ok()) {
-                Seen seen = decode(namespace, slot, reply);
+                Seen seen = decode(deadline, namespace, slot, reply);
                 views.add(seen.data().view(namespace, slot, seen.mtime()));
             }
         });
@@ -608,25 +680,28 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * chroot the client drops the Stat of create results); a node the multi created is at version 0. Only
      * when no result carries a Stat is the slot read back.
      */
-    private Seen written(Deadline deadline, String path, SlotData data, byte[] raw, List<OpResult> results,
+    private Seen written(Deadline deadline, String ns, int slot, SlotData data, byte[] raw, List<OpResult> results,
                          int slotOps) {
         Stat own = statOf(results.get(slotOps - 1));
         if (own != null) {
-            return remember(path, data, raw, own);
+            return remember(ns, slot, data, raw, own);
         }
         Stat any = results.stream().map(ZooKeeperSlotLeaseStore::statOf).filter(java.util.Objects::nonNull)
                 .findFirst().orElse(null);
         if (any != null) {
             Stat created = new Stat();
             created.setMtime(any.getMtime());
+            created.setMzxid(any.getMzxid());
+            created.setCzxid(any.getMzxid());
             created.setVersion(0);
-            return remember(path, data, raw, created);
+            return remember(ns, slot, data, raw, created);
         }
+        String path = paths.slot(ns, slot);
         Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
         if (!r.ok()) {
             throw zk.unexpected(deadline, r);
         }
-        return remember(path, data, raw, r.stat());
+        return remember(ns, slot, data, raw, r.stat());
     }
 
     private static Stat statOf(OpResult result) {
@@ -636,9 +711,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         return result instanceof OpResult.CreateResult c ? c.getStat() : null;
     }
 
-    private Seen remember(String path, SlotData data, byte[] raw, Stat stat) {
+    private Seen remember(String ns, int slot, SlotData data, byte[] raw, Stat stat) {
+        check(ns, slot, data, stat);
         Seen seen = Seen.of(data, stat, raw);
-        written.put(path, seen);
+        written.put(paths.slot(ns, slot), seen);
         return seen;
     }
 
@@ -649,7 +725,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         if (!r.ok()) {
             return null;
         }
-        Seen seen = decode(ns, slot, r);
+        Seen seen = decode(deadline, ns, slot, r);
         if (!seen.data().nonce().equals(nonce)) {
             return null;
         }
