@@ -22,7 +22,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -288,13 +287,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                 r = zk.setDataNow(deadline, path, data, current.version());
             }
         } else {
-            r = zk.once1(deadline, h -> ZkCalls.multi(h,
-                    ConditionalWrite.ops(paths, path, current.version(), current.data(), data)));
-            if (r.ok()) {
-                List<OpResult> results = r.results();
-                r = new Reply(r.rc(), path, null, ((OpResult.SetDataResult) results.get(results.size() - 1)).getStat(),
-                        null, results);
-            }
+            r = ConditionalWrite.sendAtWrap(zk, paths, deadline, path, current.data(), data,
+                    "range key '" + key + "' (" + path + ")");
         }
         if (r.ok()) {
             checkNode(key, path, r.stat(), next);

@@ -129,7 +129,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     zk.ensurePath(deadline, paths.owners(namespace), paths.acl());
                     return current;
                 }
-                w = conditionalWrite(deadline, path, r.stat().getVersion(), r.data(), NamespaceCodec.encode(requested));
+                w = conditionalWrite(deadline, "namespace '" + namespace + "' (" + path + ")", path, r.stat().getVersion(),
+                        r.data(), NamespaceCodec.encode(requested));
             } else {
                 throw zk.unexpected(deadline, r);
             }
@@ -245,6 +246,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             } else if (w.is(Code.NONODE)) {
                 createMissingBookkeeping(deadline, w, ops, ns);
             } else if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
+                ConditionalWrite.refuseStaleClaim(zk, paths, deadline, w, ops, location(ns, chosen[0]));
                 lost++;
             } else {
                 throw zk.unexpected(deadline, w);
@@ -547,7 +549,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private Seen writeTerm(Deadline deadline, SlotLease lease, String path, Seen current, SlotData next,
                            Attempts attempts) {
         byte[] data = next.encode();
-        Reply w = conditionalWrite(deadline, path, current.version(), current.raw(), data);
+        Reply w = conditionalWrite(deadline, location(lease.namespace(), lease.slot()), path, current.version(),
+                current.raw(), data);
         if (w.ok() && w.stat().getCzxid() != current.czxid()) {
             written.remove(path);
             throw new StoreCorruptedException(location(lease.namespace(), lease.slot()), "it was deleted and created"
@@ -603,6 +606,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                         written(deadline, namespace, slot, advanced, bytes, w.results(), ops.size()).mtime());
             }
             written.remove(path);
+            ConditionalWrite.refuseStaleClaim(zk, paths, deadline, w, ops, location(namespace, slot));
             if (w.is(Code.NONODE)) {
                 createMissingBookkeeping(deadline, w, ops, namespace);
             } else if (!(w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS) || w.connectionProblem())) {
@@ -662,16 +666,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * Sends a compare-and-set of {@code path} from {@code current} (read at {@code version}): a plain setData,
      * or at the version wrap a multi with its claim. The reply carries the written node's Stat either way.
      */
-    private Reply conditionalWrite(Deadline deadline, String path, int version, byte[] current, byte[] data) {
+    private Reply conditionalWrite(Deadline deadline, String location, String path, int version, byte[] current,
+                                   byte[] data) {
         if (!ConditionalWrite.needsClaim(version)) {
             return zk.once1(deadline, h -> ZkCalls.setData(h, path, data, version));
         }
-        Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ConditionalWrite.ops(paths, path, version, current, data)));
-        if (!w.ok()) {
-            return w;
-        }
-        Stat stat = ((OpResult.SetDataResult) w.results().get(w.results().size() - 1)).getStat();
-        return new Reply(w.rc(), path, null, stat, null, w.results());
+        return ConditionalWrite.sendAtWrap(zk, paths, deadline, path, current, data, location);
     }
 
     /**
