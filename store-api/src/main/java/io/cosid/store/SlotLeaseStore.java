@@ -68,7 +68,8 @@ public interface SlotLeaseStore {
      * @return the new term's lease
      * @throws IllegalArgumentException    if an argument breaks its rule
      * @throws NamespaceNotFoundException  if the namespace was never defined
-     * @throws SlotsExhaustedException     if no slot is free; nothing is written
+     * @throws SlotsExhaustedException     if no slot is free; no slot or owner index is written (docs/contract.md,
+     *                                     "Bookkeeping writes")
      * @throws StoreCorruptedException     if stored data that the choice needs does not parse
      * @throws StoreTimeoutException       if the store's timeout ran out
      * @throws IllegalStateException       if the store was closed
@@ -86,7 +87,8 @@ public interface SlotLeaseStore {
      * @return the new term's lease
      * @throws IllegalArgumentException    if an argument breaks its rule, {@code preferredSlot} included
      * @throws NamespaceNotFoundException  if the namespace was never defined
-     * @throws SlotsExhaustedException     if no slot is free; nothing is written
+     * @throws SlotsExhaustedException     if no slot is free; no slot or owner index is written (docs/contract.md,
+     *                                     "Bookkeeping writes")
      * @throws StoreCorruptedException     if stored data that the choice needs does not parse
      * @throws StoreTimeoutException       if the store's timeout ran out
      * @throws IllegalStateException       if the store was closed

@@ -120,7 +120,7 @@ public final class InMemoryBackend {
     void recreateRange(String key) {
         withLock(() -> {
             Node<RangeState> old = ranges.get(key);
-            ranges.put(key, new Node<>(old.value(), old.garbage(), nextGeneration()));
+            ranges.put(key, new Node<>(old.value(), old.garbage(), nextGeneration(), 0));
         });
     }
 

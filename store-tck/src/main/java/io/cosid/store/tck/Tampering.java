@@ -72,4 +72,14 @@ public interface Tampering {
      * @return the snapshot
      */
     Object snapshot();
+
+    /**
+     * Everything stored, the clocks a store writes to read its time included: what a call refused for a bad
+     * argument, which must write nothing at all, is checked against.
+     *
+     * @return the snapshot
+     */
+    default Object fullSnapshot() {
+        return snapshot();
+    }
 }

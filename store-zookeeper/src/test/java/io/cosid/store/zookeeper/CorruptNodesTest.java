@@ -66,6 +66,20 @@ class CorruptNodesTest {
         assertThat(fixture.raw("/range/orders")).isNull();
     }
 
+    @Test
+    @DisplayName("a clock node deleted by hand stops acquires, naming the repair; defining the namespace again repairs it")
+    void deletedClock() throws Exception {
+        store.slots().define("workers", 4, Duration.ofSeconds(1));
+        fixture.admin().delete().forPath(fixture.root() + "/slot/workers/.clock");
+        Object before = fixture.fullSnapshot();
+        assertThatThrownBy(() -> store.slots().acquire("workers", "a", Duration.ofSeconds(10)))
+                .isInstanceOf(StoreCorruptedException.class).hasMessageContaining(".clock")
+                .hasMessageContaining("define the namespace again");
+        assertThat(fixture.fullSnapshot()).isEqualTo(before);
+        store.slots().define("workers", 4, Duration.ofSeconds(1));
+        assertThat(store.slots().acquire("workers", "a", Duration.ofSeconds(10)).slot()).isZero();
+    }
+
     @ParameterizedTest(name = "slot data case {index}")
     @ValueSource(strings = {
             "",

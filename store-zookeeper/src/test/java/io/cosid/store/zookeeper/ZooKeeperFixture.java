@@ -209,12 +209,22 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
         put(root + "/owner/" + namespace + "/" + ownerKey, garbage);
     }
 
-    /** Every node under the root but the clocks: data, version and czxid. */
+    /** Every node under the root but the clocks: data, version, czxid and mzxid (which any write changes). */
     @Override
     public Object snapshot() {
+        return snapshot(false);
+    }
+
+    /** Every node under the root, the clocks included. */
+    @Override
+    public Object fullSnapshot() {
+        return snapshot(true);
+    }
+
+    private Object snapshot(boolean withClocks) {
         Map<String, String> nodes = new TreeMap<>();
         try {
-            walk(root, nodes);
+            walk(root, nodes, withClocks);
         } catch (Exception e) {
             throw new IllegalStateException("cannot read " + root, e);
         }
@@ -232,18 +242,18 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
         }
     }
 
-    private void walk(String path, Map<String, String> nodes) throws Exception {
+    private void walk(String path, Map<String, String> nodes, boolean withClocks) throws Exception {
         Stat stat = admin.checkExists().forPath(path);
         if (stat == null) {
             return;
         }
-        if (!path.endsWith("/.clock")) {
+        if (withClocks || !path.endsWith("/.clock")) {
             byte[] data = admin.getData().forPath(path);
             nodes.put(path, new String(data, StandardCharsets.UTF_8) + " v" + stat.getVersion() + " c" + stat.getCzxid()
                     + " m" + stat.getMzxid());
         }
         for (String child : admin.getChildren().forPath(path)) {
-            walk(path + "/" + child, nodes);
+            walk(path + "/" + child, nodes, withClocks);
         }
     }
 }

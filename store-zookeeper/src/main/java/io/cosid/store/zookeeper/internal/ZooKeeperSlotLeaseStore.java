@@ -86,6 +86,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
     private final Map<String, Seen> written = new ConcurrentHashMap<>();
+    /** Each namespace as last read, with the largest limit seen (a limit is only ever raised). */
+    private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
     /** Every slot this store read or wrote, as it last saw it: never forgotten while the store runs. */
     private final Map<String, SlotMark> marks = new ConcurrentHashMap<>();
 
@@ -126,7 +128,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     throw new NamespaceConflictException(current, requested, "the limit can only be raised");
                 }
                 if (limit == current.limit()) {
-                    zk.ensurePath(deadline, paths.owners(namespace), paths.acl());
+                    ensureBookkeeping(deadline, namespace);
                     return current;
                 }
                 w = conditionalWrite(deadline, "namespace '" + namespace + "' (" + path + ")", path, r.stat().getVersion(),
@@ -135,7 +137,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 throw zk.unexpected(deadline, r);
             }
             if (w.ok()) {
-                zk.ensurePath(deadline, paths.owners(namespace), paths.acl());
+                ensureBookkeeping(deadline, namespace);
                 return requested;
             }
             if (w.is(Code.NONODE)) {
@@ -145,6 +147,29 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             } else if (!(w.is(Code.NODEEXISTS) || w.is(Code.BADVERSION) || w.connectionProblem())) {
                 throw zk.unexpected(deadline, w);
             }
+        }
+    }
+
+    /**
+     * Creates what a defined namespace needs besides its node, if missing: the parent of its owner indexes, and
+     * its clock node (content: nothing but its modification time). Defining a namespace again is thereby the
+     * repair of a clock node deleted by hand. One round trip when both exist.
+     */
+    private void ensureBookkeeping(Deadline deadline, String ns) {
+        List<Reply> replies = zk.once(deadline, h -> List.of(
+                ZkCalls.create(h, paths.owners(ns), new byte[0], paths.acl()),
+                ZkCalls.create(h, paths.clock(ns), new byte[0], paths.acl())));
+        Reply owners = replies.get(0);
+        if (owners.is(Code.NONODE) || owners.connectionProblem()) {
+            zk.ensurePath(deadline, paths.owners(ns), paths.acl());
+        } else if (!owners.ok() && !owners.is(Code.NODEEXISTS)) {
+            throw zk.unexpected(deadline, owners);
+        }
+        Reply clock = replies.get(1);
+        if (clock.connectionProblem()) {
+            zk.ensurePath(deadline, paths.clock(ns), paths.acl());
+        } else if (!clock.ok() && !clock.is(Code.NODEEXISTS) && !clock.is(Code.NONODE)) {
+            throw zk.unexpected(deadline, clock);
         }
     }
 
@@ -213,11 +238,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireOwnerKey(ownerKey);
         requireTtl(ttl);
         Deadline deadline = lifecycle.start("acquire in namespace '" + ns + "' for owner '" + ownerKey + "'");
+        // a preferred slot outside the namespace is refused before anything is written (its clock included)
+        preferred.ifPresent(slot -> requireSlot(slot, namespaceWith(deadline, ns, slot)));
         String ownerPath = paths.owner(ns, ownerKey);
         for (int lost = 0; ; ) {
             Start start = start(deadline, ns, ownerPath);
             Namespace namespace = start.namespace();
-            preferred.ifPresent(slot -> requireSlot(slot, namespace));
             Reply index = start.second();
             List<Integer> owned = index.is(Code.NONODE) ? List.of()
                     : OwnerIndexCodec.decode("owner index of '" + ownerKey + "' in namespace '" + ns + "' ("
@@ -256,6 +282,32 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
+     * The namespace as this store knows it, read only when the known one does not hold {@code slot}: a limit
+     * is never lowered, so a slot inside a limit seen once stays inside. A read, never a write.
+     */
+    private Namespace namespaceWith(Deadline deadline, String ns, int slot) {
+        Namespace known = namespaces.get(ns);
+        if (known != null && known.contains(slot)) {
+            return known;
+        }
+        String path = paths.namespace(ns);
+        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        if (r.is(Code.NONODE)) {
+            throw new NamespaceNotFoundException(ns);
+        }
+        if (!r.ok()) {
+            throw zk.unexpected(deadline, r);
+        }
+        return known(NamespaceCodec.decode(ns, path, r.data()));
+    }
+
+    /** Remembers a namespace as read, keeping the largest limit seen. */
+    private Namespace known(Namespace namespace) {
+        namespaces.merge(namespace.name(), namespace, (a, b) -> a.limit() >= b.limit() ? a : b);
+        return namespace;
+    }
+
+    /**
      * Among how many of the lowest free slots a fresh acquire picks at random after losing {@code lost} races:
      * 1 (the lowest) until it loses, then 8, 64, 512, ... Why: when many instances start together they all see
      * the same lowest free slot; only one can win it, and if every loser went for the next lowest again, a herd
@@ -291,10 +343,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         if (!nsReply.ok()) {
             throw zk.unexpected(deadline, nsReply);
         }
-        Namespace namespace = NamespaceCodec.decode(ns, nsPath, nsReply.data());
+        Namespace namespace = known(NamespaceCodec.decode(ns, nsPath, nsReply.data()));
         if (clockReply.is(Code.NONODE)) {
             throw new StoreCorruptedException("namespace '" + ns + "' (" + nsPath + ")",
-                    "its clock node " + clock + " is missing");
+                    "its clock node " + clock + " is missing (repair: define the namespace again with its limit"
+                            + " and tolerance, which creates the clock node; nothing else changes)");
         }
         if (!clockReply.ok()) {
             throw zk.unexpected(deadline, clockReply);
@@ -584,10 +637,15 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireFence(fenceAtLeast);
         requireInstant("floorAtLeast", floorAtLeast);
         Deadline deadline = lifecycle.start("advance of slot " + slot + " in namespace '" + namespace + "'");
-        String path = paths.slot(namespace, Math.max(slot, 0));
+        requireSlot(slot, namespaceWith(deadline, namespace, slot));
+        String path = paths.slot(namespace, slot);
+        // values already reached are decided on a read, so that a no-op writes nothing (its clock included)
+        Seen first = decode(deadline, namespace, slot, zk.read1(deadline, h -> ZkCalls.getData(h, path)));
+        if (first.data().isAtLeast(first.mtime(), fenceAtLeast, floorAtLeast)) {
+            return first.data().view(namespace, slot, first.mtime());
+        }
         while (true) {
             Start start = start(deadline, namespace, path);
-            requireSlot(slot, start.namespace());
             Seen current = decode(deadline, namespace, slot, start.second());
             SlotData data = current.data();
             if (data.isAtLeast(current.mtime(), fenceAtLeast, floorAtLeast)) {
