@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreException;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.Stores;
 import io.cosid.store.zookeeper.harness.FourLetterWords;
@@ -128,6 +129,16 @@ class ClientAndOptionsTest {
             assertThat(new String(client.getData().forPath(chroot + "/cosid/range/k"), StandardCharsets.US_ASCII))
                     .isEqualTo("4");
         }
+    }
+
+    @Test
+    @DisplayName("a chroot that does not exist fails at open with a StoreException naming it")
+    void absentChroot() {
+        String chroot = root();
+        assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper")
+                .withOption("connectString", SERVER.server().connectString() + chroot)))
+                .isInstanceOf(StoreException.class).hasMessageContaining("chroot " + chroot)
+                .hasMessageContaining("does not exist");
     }
 
     @Test

@@ -94,17 +94,61 @@ class SecurityTest {
         }
 
         @Test
-        @DisplayName("a store with the wrong credentials gets a clear NoAuth error and changes nothing")
+        @DisplayName("a store with the wrong credentials is refused at open with a clear NoAuth error, changing nothing")
         void misconfiguredStore() {
             populate();
-            try (Store wrong = ZooKeeperStores.open(config(root, "store:wrong"));
-                 Store right = ZooKeeperStores.open(config(root, "store:secret"))) {
-                assertThatThrownBy(() -> wrong.ranges().acquire("orders", 1)).isInstanceOf(StoreException.class)
-                        .hasMessageContaining("not authorized").hasMessageContaining(root + "/range/orders");
-                assertThatThrownBy(() -> wrong.slots().acquire("workers", "host-2", Duration.ofSeconds(1)))
-                        .isInstanceOf(StoreException.class).hasMessageContaining("not authorized");
+            assertThatThrownBy(() -> ZooKeeperStores.open(config(root, "store:wrong")))
+                    .isInstanceOf(StoreException.class).hasMessageContaining("not authorized")
+                    .hasMessageContaining(root);
+            try (Store right = ZooKeeperStores.open(config(root, "store:secret"))) {
                 assertThat(right.ranges().peek("orders").orElseThrow().next()).isEqualTo(10);
                 assertThat(right.ranges().acquire("orders", 1).start()).isEqualTo(10);
+            }
+        }
+
+        @Test
+        @DisplayName("parents created open by an operator are refused at open, naming the node: they would void the creator ACL")
+        void openParentsRefused() throws Exception {
+            try (CuratorFramework operator = client(null)) {
+                operator.create().creatingParentsIfNeeded().forPath(root + "/range");
+            }
+            assertThatThrownBy(() -> ZooKeeperStores.open(config(root, "store:secret")))
+                    .isInstanceOf(StoreException.class).hasMessageContaining("parent node " + root)
+                    .hasMessageContaining("world:anyone").hasMessageContaining("acl.fixParents");
+        }
+
+        @Test
+        @DisplayName("with acl.fixParents the store gives open parents its own ACL: nobody else can delete and recreate a key")
+        void openParentsFixed() throws Exception {
+            try (CuratorFramework operator = client(null)) {
+                operator.create().creatingParentsIfNeeded().forPath(root + "/range");
+            }
+            try (Store store = ZooKeeperStores.open(config(root, "store:secret").withOption("acl.fixParents", "true"))) {
+                store.ranges().acquire("k", 100);
+            }
+            try (CuratorFramework anonymous = client(null)) {
+                assertThatThrownBy(() -> anonymous.delete().forPath(root + "/range/k"))
+                        .isInstanceOf(KeeperException.NoAuthException.class);
+            }
+            try (Store store = ZooKeeperStores.open(config(root, "store:secret"))) {
+                assertThat(store.ranges().acquire("k", 1).start()).as("never [0, 100) again").isEqualTo(100);
+            }
+        }
+
+        @Test
+        @DisplayName("an open namespace parent or range key prefix is refused at first use, naming the node")
+        void openSubtreeParentsRefused() throws Exception {
+            populate();
+            try (CuratorFramework owner = client("store:secret")) {
+                owner.create().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(root + "/slot/open-ns");
+                owner.create().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(root + "/range/prefix");
+            }
+            try (Store store = ZooKeeperStores.open(config(root, "store:secret"))) {
+                assertThatThrownBy(() -> store.slots().define("open-ns", 2, Duration.ZERO))
+                        .isInstanceOf(StoreException.class).hasMessageContaining(root + "/slot/open-ns");
+                assertThatThrownBy(() -> store.ranges().acquire("prefix/k", 1))
+                        .isInstanceOf(StoreException.class).hasMessageContaining(root + "/range/prefix");
+                assertThat(store.ranges().acquire("orders", 1).start()).isEqualTo(10);
             }
         }
 

@@ -40,7 +40,12 @@ import org.apache.zookeeper.data.Stat;
 final class ZkCalls {
 
     /** One reply: the result code and whatever the request returns. */
-    record Reply(int rc, String path, byte[] data, Stat stat, List<String> children, List<OpResult> results) {
+    record Reply(int rc, String path, byte[] data, Stat stat, List<String> children, List<OpResult> results,
+                 List<ACL> acl) {
+
+        Reply(int rc, String path, byte[] data, Stat stat, List<String> children, List<OpResult> results) {
+            this(rc, path, data, stat, children, results, null);
+        }
 
         Code code() {
             return Code.get(rc);
@@ -140,6 +145,19 @@ final class ZkCalls {
             }
         }
         return null;
+    }
+
+    static CompletableFuture<Reply> getAcl(ZooKeeper zk, String path) {
+        CompletableFuture<Reply> f = new CompletableFuture<>();
+        zk.getACL(path, null, (rc, p, ctx, acl, stat) -> f.complete(new Reply(rc, p, null, stat, null, null, acl)), null);
+        return f;
+    }
+
+    static CompletableFuture<Reply> setAcl(ZooKeeper zk, String path, List<ACL> acl) {
+        CompletableFuture<Reply> f = new CompletableFuture<>();
+        // any ACL version: this replaces an ACL the operator's check found too open, not a compare-and-set of data
+        zk.setACL(path, acl, -1, (rc, p, ctx, stat) -> f.complete(new Reply(rc, p, null, stat, null, null)), null);
+        return f;
     }
 
     /** A create inside a multi that returns the new node's Stat (create2), so its mtime is known. */
@@ -257,7 +275,12 @@ final class ZkCalls {
                 return;
             }
             if (r.is(Code.NONODE)) {
-                ensurePath(deadline, NodePaths.parent(path), acl);
+                String parent = NodePaths.parent(path);
+                if (parent == null) {
+                    throw new StoreException(deadline.operation() + " cannot create " + path + ": the top node is"
+                            + " missing (was the connect string's chroot deleted?)");
+                }
+                ensurePath(deadline, parent, acl);
                 attempt--;
             } else if (r.connectionProblem()) {
                 backOff(deadline, attempt, r);

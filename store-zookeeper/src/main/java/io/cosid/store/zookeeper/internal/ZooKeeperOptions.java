@@ -20,6 +20,7 @@ record ZooKeeperOptions(
         String root,
         String authDigest,
         boolean creatorAcl,
+        boolean fixParentAcls,
         java.util.Map<String, String> tls) {
 
     static final String CONNECT_STRING = "connectString";
@@ -32,6 +33,7 @@ record ZooKeeperOptions(
     static final String ROOT = "root";
     static final String AUTH_DIGEST = "auth.digest";
     static final String ACL = "acl";
+    static final String ACL_FIX_PARENTS = "acl.fixParents";
     static final String TLS_ENABLED = "tls.enabled";
     static final java.util.List<String> TLS_STORES = java.util.List.of("tls.keyStore.location", "tls.keyStore.password",
             "tls.keyStore.type", "tls.trustStore.location", "tls.trustStore.password", "tls.trustStore.type");
@@ -40,7 +42,8 @@ record ZooKeeperOptions(
     static final Set<String> CLIENT_OPTIONS = union(
             Set.of(CONNECT_STRING, SESSION_TIMEOUT, CONNECTION_TIMEOUT, BLOCK_UNTIL_CONNECTED_WAIT, AUTH_DIGEST, TLS_ENABLED),
             Set.copyOf(TLS_STORES));
-    static final Set<String> STORE_OPTIONS = Set.of(RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, RETRY_MAX_SLEEP, ROOT, ACL);
+    static final Set<String> STORE_OPTIONS = Set.of(RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, RETRY_MAX_SLEEP, ROOT, ACL,
+            ACL_FIX_PARENTS);
 
     static ZooKeeperOptions parse(StoreConfig config, boolean ownClient) {
         if (ownClient) {
@@ -71,6 +74,7 @@ record ZooKeeperOptions(
                 root(config),
                 authDigest(config),
                 creatorAcl(config, ownClient),
+                booleanOption(config, ACL_FIX_PARENTS),
                 tls(config));
     }
 
@@ -107,6 +111,20 @@ record ZooKeeperOptions(
             default -> throw new IllegalArgumentException(config.optionPath(ACL) + " must be open or creator, got '"
                     + acl + "'");
         };
+    }
+
+    private static boolean booleanOption(StoreConfig config, String key) {
+        String value = config.option(key, "false");
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException(config.optionPath(key) + " must be true or false, got '" + value + "'");
+        }
+        return value.equals("true");
+    }
+
+    /** The chroot of the connect string ({@code host:port/app} has {@code /app}), or null. */
+    String chroot() {
+        int slash = connectString.indexOf('/');
+        return slash < 0 || slash == connectString.length() - 1 ? null : connectString.substring(slash);
     }
 
     /** TLS settings by option key; empty when TLS is off. */

@@ -61,6 +61,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     private final ZkCalls zk;
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
+    private final ParentAcls parentAcls;
     private final Map<String, Seen> seen = new ConcurrentHashMap<>();
     /** Per key, the node this store has seen and the highest state on it: never forgotten while the store runs. */
     private final Map<String, NodeMark> marks = new ConcurrentHashMap<>();
@@ -70,10 +71,11 @@ final class ZooKeeperRangeStore implements RangeStore {
     private final Map<String, ContentionBackoff.Turns> turns = new ConcurrentHashMap<>();
 
     @Inject
-    ZooKeeperRangeStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle) {
+    ZooKeeperRangeStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle, ParentAcls parentAcls) {
         this.zk = zk;
         this.paths = paths;
         this.lifecycle = lifecycle;
+        this.parentAcls = parentAcls;
     }
 
     @Override
@@ -81,6 +83,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         requireKey(key);
         requireSize(size);
         Deadline deadline = lifecycle.start("acquire on range key '" + key + "'");
+        parentAcls.checkRangeKey(deadline, key);
         return lanes.computeIfAbsent(key, k -> new AcquireLane((total, d) -> writeRange(k, total, d)))
                 .acquire(size, deadline);
     }
@@ -154,6 +157,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         requireKey(key);
         requireAtLeast(atLeast);
         Deadline deadline = lifecycle.start("advance on range key '" + key + "'");
+        parentAcls.checkRangeKey(deadline, key);
         while (true) {
             Seen current = read(deadline, key);
             RangeState state = stateOf(current);
@@ -174,6 +178,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     public long seal(String key) {
         requireKey(key);
         Deadline deadline = lifecycle.start("seal on range key '" + key + "'");
+        parentAcls.checkRangeKey(deadline, key);
         while (true) {
             Seen current = read(deadline, key);
             RangeState state = stateOf(current);

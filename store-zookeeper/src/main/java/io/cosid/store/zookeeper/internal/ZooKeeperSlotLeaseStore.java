@@ -85,6 +85,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private final ZkCalls zk;
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
+    private final ParentAcls parentAcls;
     private final Map<String, Seen> written = new ConcurrentHashMap<>();
     /** Each namespace as last read, with the largest limit seen (a limit is only ever raised). */
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
@@ -92,10 +93,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private final Map<String, SlotMark> marks = new ConcurrentHashMap<>();
 
     @Inject
-    ZooKeeperSlotLeaseStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle) {
+    ZooKeeperSlotLeaseStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle, ParentAcls parentAcls) {
         this.zk = zk;
         this.paths = paths;
         this.lifecycle = lifecycle;
+        this.parentAcls = parentAcls;
     }
 
     // ---- namespaces ----
@@ -107,6 +109,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireTolerance(tolerance);
         Namespace requested = new Namespace(namespace, limit, tolerance);
         Deadline deadline = lifecycle.start("define of namespace '" + namespace + "'");
+        parentAcls.checkNamespace(deadline, namespace);
         String path = paths.namespace(namespace);
         while (true) {
             Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
@@ -329,6 +332,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     /** The same first round trip with any third request (inspect lists the namespace's children). */
     private Start start(Deadline deadline, String ns,
                         java.util.function.Function<org.apache.zookeeper.ZooKeeper, java.util.concurrent.CompletableFuture<Reply>> third) {
+        parentAcls.checkNamespace(deadline, ns);
         String clock = paths.clock(ns);
         String nsPath = paths.namespace(ns);
         List<Reply> replies = zk.read(deadline, h -> List.of(

@@ -59,7 +59,8 @@ public final class ZooKeeperStoreAssembly {
             client.close();
             throw e;
         }
-        return DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.OWNED).store();
+        return checked(DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.OWNED),
+                true);
     }
 
     /**
@@ -75,7 +76,20 @@ public final class ZooKeeperStoreAssembly {
             throw new IllegalArgumentException("the CuratorFramework passed to ZooKeeperStores.open must be started,"
                     + " got " + (client == null ? "null" : client.getState()));
         }
-        return DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.BORROWED).store();
+        return checked(DaggerZooKeeperStoreComponent.factory().create(config, options, client,
+                ClientOwnership.BORROWED), false);
+    }
+
+    /** The component's store once its open checks passed; closed (with a client it owns) when they fail. */
+    private static Store checked(ZooKeeperStoreComponent component, boolean ownClient) {
+        Store store = component.store();
+        try {
+            component.openChecks().run(ownClient);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        return store;
     }
 
     /** The ZooKeeper client's TLS settings: a Netty socket, secure, with the given key and trust stores. */

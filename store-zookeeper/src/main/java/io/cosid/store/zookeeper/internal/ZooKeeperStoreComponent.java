@@ -17,6 +17,8 @@ interface ZooKeeperStoreComponent {
 
     ZooKeeperStore store();
 
+    OpenChecks openChecks();
+
     @Component.Factory
     interface Factory {
         ZooKeeperStoreComponent create(@BindsInstance StoreConfig config,
