@@ -132,6 +132,23 @@ class ClientAndOptionsTest {
     }
 
     @Test
+    @DisplayName("an unknown host or a port where nothing listens fails at open with that cause, before the wait ends")
+    void unreachableNamed() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        for (String[] c : new String[][] {{"no-such-host.invalid:2181", "unknown host no-such-host.invalid"},
+                {"127.0.0.1:" + closedPort, "nothing listens on 127.0.0.1:" + closedPort}}) {
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper")
+                    .withOption("connectString", c[0]))).isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining(c[1]);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(9));
+        }
+    }
+
+    @Test
     @DisplayName("a chroot that does not exist fails at open with a StoreException naming it")
     void absentChroot() {
         String chroot = root();

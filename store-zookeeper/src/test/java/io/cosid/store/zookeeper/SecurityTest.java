@@ -107,6 +107,17 @@ class SecurityTest {
         }
 
         @Test
+        @DisplayName("a store without credentials refused a write names the node the refusal was about")
+        void refusalNamesTheNode() {
+            populate();
+            try (Store anonymous = ZooKeeperStores.open(config(root, null))) {
+                assertThatThrownBy(() -> anonymous.slots().define("fresh", 2, Duration.ZERO))
+                        .isInstanceOf(StoreException.class).hasMessageContaining("not authorized for " + root + "/slot")
+                        .hasMessageNotContaining("null");
+            }
+        }
+
+        @Test
         @DisplayName("parents created open by an operator are refused at open, naming the node: they would void the creator ACL")
         void openParentsRefused() throws Exception {
             try (CuratorFramework operator = client(null)) {
@@ -179,13 +190,69 @@ class SecurityTest {
     @DisplayName("TLS")
     class Tls {
 
+        private StoreConfig tlsConfig(String connectString, Map<String, String> tls) {
+            StoreConfig c = StoreConfig.of("tls", "zookeeper").withOption("connectString", connectString)
+                    .withOption("root", "/tls-" + UUID.randomUUID().toString().substring(0, 8));
+            for (Map.Entry<String, String> e : tls.entrySet()) {
+                c = c.withOption(e.getKey(), e.getValue());
+            }
+            return c;
+        }
+
+        private Map<String, String> goodTls() {
+            return ZooKeeperFixture.tlsOptions(((ForkedEnsemble) TLS.server()).tls());
+        }
+
+        /** Opens and returns how long the refusal took; it must name the cause well before the 10 s wait. */
+        private void refusedAtOnce(StoreConfig config, String cause) {
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> ZooKeeperStores.open(config)).isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining(cause);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("named before blockUntilConnectedWait ends")
+                    .isLessThan(Duration.ofSeconds(9));
+        }
+
         @Test
-        @DisplayName("a TLS-only server refuses a plain client: StoreUnavailableException")
+        @DisplayName("a plain client on a TLS-only port fails at open, saying the port speaks TLS")
         void plainClientRefused() {
-            assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("plain", "zookeeper")
-                    .withOption("connectString", TLS.server().connectString())
-                    .withOption("blockUntilConnectedWait", "2s")))
-                    .isInstanceOf(StoreUnavailableException.class);
+            refusedAtOnce(StoreConfig.of("plain", "zookeeper").withOption("connectString", TLS.server().connectString()),
+                    "speaks TLS");
+        }
+
+        @Test
+        @DisplayName("a server certificate the trust store does not trust fails at open with the PKIX cause")
+        void untrustedServer(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+            io.cosid.store.zookeeper.harness.TlsMaterial other = io.cosid.store.zookeeper.harness.TlsMaterial.generate(dir);
+            Map<String, String> tls = new java.util.HashMap<>(goodTls());
+            tls.put("tls.trustStore.location", other.trustStore().toString());
+            tls.put("tls.trustStore.password", other.password());
+            refusedAtOnce(tlsConfig(TLS.server().connectString(), tls), "PKIX");
+        }
+
+        @Test
+        @DisplayName("a missing client key, where the server wants a certificate, fails at open with the handshake's cause")
+        void missingClientKey() {
+            Map<String, String> tls = new java.util.HashMap<>(goodTls());
+            tls.keySet().removeIf(k -> k.startsWith("tls.keyStore."));
+            refusedAtOnce(tlsConfig(TLS.server().connectString(), tls), "TLS handshake with");
+        }
+
+        @Test
+        @DisplayName("a wrong key store password fails before connecting, naming the option")
+        void wrongPassword() {
+            Map<String, String> tls = new java.util.HashMap<>(goodTls());
+            tls.put("tls.keyStore.password", "wrong");
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> ZooKeeperStores.open(tlsConfig(TLS.server().connectString(), tls)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tls.keyStore.location")
+                    .hasMessageContaining("tls.keyStore.password");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        }
+
+        @Test
+        @DisplayName("a TLS client on a plain port fails at open, saying the port does not speak TLS")
+        void tlsOnPlainPort() {
+            refusedAtOnce(tlsConfig(SERVER.server().connectString(), goodTls()), "does not speak TLS");
         }
 
         @Test

@@ -160,6 +160,7 @@ record ZooKeeperOptions(
                         + "' is not a readable file");
             }
         }
+        TlsStores.load(tls, config::optionPath); // a wrong password or a key store without a key fails here
         return java.util.Collections.unmodifiableMap(tls);
     }
 

@@ -47,10 +47,7 @@ public final class ZooKeeperStoreAssembly {
         CuratorFramework client = builder.build();
         client.start();
         try {
-            if (!client.blockUntilConnected(millis(options.blockUntilConnectedWait()), TimeUnit.MILLISECONDS)) {
-                throw new StoreUnavailableException(options.connectString(), "no connection within "
-                        + options.blockUntilConnectedWait() + " (blockUntilConnectedWait)", null);
-            }
+            awaitConnection(client, options);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             client.close();
@@ -61,6 +58,39 @@ public final class ZooKeeperStoreAssembly {
         }
         return checked(DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.OWNED),
                 true);
+    }
+
+    /** How long a connection may take before the store probes the servers to say why it does not come. */
+    private static final long PROBE_AFTER_MILLIS = 1000;
+
+    /**
+     * Waits for the connection up to {@code blockUntilConnectedWait}. If it is not there after a short grace, the
+     * servers are probed ({@link ConnectProbe}) meanwhile: when the probe shows that no server can work (an
+     * unknown host, nothing listening, a TLS handshake refused, TLS on one side only), the open fails at once
+     * with that cause; otherwise at the end of the wait, with whatever the probe found.
+     */
+    private static void awaitConnection(CuratorFramework client, ZooKeeperOptions options) throws InterruptedException {
+        long wait = options.blockUntilConnectedWait().toMillis();
+        if (client.blockUntilConnected((int) Math.min(wait, PROBE_AFTER_MILLIS), TimeUnit.MILLISECONDS)) {
+            return;
+        }
+        var probe = ConnectProbe.start(options, (int) Math.min(options.connectionTimeout().toMillis(), 3000));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - PROBE_AFTER_MILLIS));
+        long remaining = deadline - System.nanoTime();
+        while (remaining > 0) {
+            if (client.blockUntilConnected((int) Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(remaining))),
+                    TimeUnit.MILLISECONDS)) {
+                return;
+            }
+            if (probe.isDone() && ConnectProbe.noServerCanWork(probe.join())) {
+                throw new StoreUnavailableException(options.connectString(), ConnectProbe.describe(probe.join()), null);
+            }
+            remaining = deadline - System.nanoTime();
+        }
+        String found = probe.isDone() ? ConnectProbe.describe(probe.join()) : null;
+        throw new StoreUnavailableException(options.connectString(), "no connection within "
+                + options.blockUntilConnectedWait() + " (blockUntilConnectedWait)" + (found == null ? "" : ": " + found),
+                null);
     }
 
     /**
