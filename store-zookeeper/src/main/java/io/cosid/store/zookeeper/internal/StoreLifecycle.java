@@ -26,6 +26,11 @@ final class StoreLifecycle {
         return Deadline.start(operation, timeout);
     }
 
+    /** The budget of one operation. */
+    Duration timeout() {
+        return timeout;
+    }
+
     /** Marks the store closed; returns whether it was open. */
     boolean close() {
         boolean wasOpen = !closed;

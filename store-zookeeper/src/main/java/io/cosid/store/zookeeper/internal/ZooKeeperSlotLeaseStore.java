@@ -21,6 +21,9 @@ import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotView;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.StoreException;
+import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.spi.SlotHistory;
 import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
 import jakarta.inject.Inject;
@@ -86,6 +89,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
     private final ParentAcls parentAcls;
+    private final Settlements settlements;
     private final Map<String, Seen> written = new ConcurrentHashMap<>();
     /** Each namespace as last read, with the largest limit seen (a limit is only ever raised). */
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
@@ -93,11 +97,13 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private final Map<String, SlotMark> marks = new ConcurrentHashMap<>();
 
     @Inject
-    ZooKeeperSlotLeaseStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle, ParentAcls parentAcls) {
+    ZooKeeperSlotLeaseStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle, ParentAcls parentAcls,
+                            Settlements settlements) {
         this.zk = zk;
         this.paths = paths;
         this.lifecycle = lifecycle;
         this.parentAcls = parentAcls;
+        this.settlements = settlements;
     }
 
     // ---- namespaces ----
@@ -262,16 +268,28 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             int slotOps = ops.size();
             ops.addAll(index.is(Code.NONODE) ? List.of(ZkCalls.createOp(ownerPath, indexData, paths.acl()))
                     : ConditionalWrite.ops(paths, ownerPath, index.stat().getVersion(), index.data(), indexData));
-            Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
-            if (w.ok()) {
-                Seen mine = written(deadline, ns, chosen[0], term, termData, w.results(), slotOps);
-                return term.lease(ns, chosen[0], mine.mtime());
+            Reply w;
+            Seen mine = null;
+            try {
+                w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
+                if (w.ok()) {
+                    mine = written(deadline, ns, chosen[0], term, termData, w.results(), slotOps);
+                } else if (w.connectionProblem()) {
+                    mine = readBack(deadline, ns, chosen[0], nonce);
+                }
+            } catch (StoreCorruptedException e) {
+                throw e;
+            } catch (StoreException e) {
+                // out of time (or connection) before the outcome was known: the write may have landed, leaving a
+                // term nobody holds; the store releases it in the background if so
+                releaseIfLanded(ns, chosen[0], nonce, ttl);
+                throw e;
+            }
+            if (mine != null) {
+                return mine.data().lease(ns, chosen[0], mine.mtime());
             }
             if (w.connectionProblem()) {
-                Seen mine = readBack(deadline, ns, chosen[0], nonce);
-                if (mine != null) {
-                    return mine.data().lease(ns, chosen[0], mine.mtime());
-                }
+                // the read-back did not find this attempt's nonce: the write did not land
             } else if (w.is(Code.NONODE)) {
                 createMissingBookkeeping(deadline, w, ops, ns);
             } else if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
@@ -308,6 +326,21 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private Namespace known(Namespace namespace) {
         namespaces.merge(namespace.name(), namespace, (a, b) -> a.limit() >= b.limit() ? a : b);
         return namespace;
+    }
+
+    /**
+     * Settles an acquire whose outcome its caller never learned: if the slot holds this attempt's term (its
+     * nonce), nobody holds that lease and nobody stamped under it, so the term is released handing back its
+     * whole window (declared bound: its floor).
+     */
+    private void releaseIfLanded(String ns, int slot, String nonce, Duration ttl) {
+        settlements.later("settling a timed-out acquire of slot " + slot + " in namespace '" + ns + "'", ttl, d -> {
+            Seen seen = readBack(d, ns, slot, nonce);
+            if (seen != null && seen.data().state() == SlotData.State.HELD) {
+                SlotLease orphan = seen.data().lease(ns, slot, seen.mtime());
+                endTerm(d, orphan, orphan.floor().toEpochMilli());
+            }
+        });
     }
 
     /**
@@ -537,9 +570,23 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         return endTerm(lease, stampedBefore.toEpochMilli());
     }
 
-    /** Ends the term; {@code stampedBefore} {@link Long#MAX_VALUE} declares nothing: the whole window stays used. */
+    /**
+     * Ends the term; {@code stampedBefore} {@link Long#MAX_VALUE} declares nothing: the whole window stays used.
+     * A release that ran out of time (or connection) may not have landed, and its holder has stopped using the
+     * lease: the store goes on trying in the background, so that the slot is free before its ttl runs out.
+     */
     private Instant endTerm(SlotLease lease, long stampedBefore) {
-        Deadline deadline = lifecycle.start("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
+        String operation = "release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'";
+        Deadline deadline = lifecycle.start(operation);
+        try {
+            return endTerm(deadline, lease, stampedBefore);
+        } catch (StoreTimeoutException | StoreUnavailableException e) {
+            settlements.later("finishing a timed-out " + operation, lease.ttl(), d -> endTerm(d, lease, stampedBefore));
+            throw e;
+        }
+    }
+
+    private Instant endTerm(Deadline deadline, SlotLease lease, long stampedBefore) {
         String path = paths.slot(lease.namespace(), lease.slot());
         Attempts attempts = new Attempts();
         while (true) {

@@ -23,10 +23,12 @@ final class ZooKeeperStore implements Store {
     private final ClientOwnership ownership;
     private final ZkCalls calls;
     private final NodePaths paths;
+    private final Settlements settlements;
 
     @Inject
     ZooKeeperStore(StoreConfig config, StoreLifecycle lifecycle, ZooKeeperRangeStore ranges,
-                   ZooKeeperSlotLeaseStore slots, CuratorFramework client, ClientOwnership ownership, ZkCalls calls, NodePaths paths) {
+                   ZooKeeperSlotLeaseStore slots, CuratorFramework client, ClientOwnership ownership, ZkCalls calls,
+                   NodePaths paths, Settlements settlements) {
         this.config = config;
         this.lifecycle = lifecycle;
         this.ranges = ranges;
@@ -35,6 +37,7 @@ final class ZooKeeperStore implements Store {
         this.ownership = ownership;
         this.calls = calls;
         this.paths = paths;
+        this.settlements = settlements;
     }
 
     @Override
@@ -80,8 +83,11 @@ final class ZooKeeperStore implements Store {
 
     @Override
     public void close() {
-        if (lifecycle.close() && ownership == ClientOwnership.OWNED) {
-            client.close();
+        if (lifecycle.close()) {
+            settlements.finish(); // timed-out acquires and releases still being settled, at most one budget
+            if (ownership == ClientOwnership.OWNED) {
+                client.close();
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.Range;
 import io.cosid.store.SlotLease;
+import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
@@ -108,6 +109,48 @@ class CutOffClientTest {
         FaultFigures.report("cut-off (release landed, slot taken)", recorder.events().size(), proxy.dropped(), 1, report);
         report.assertValid();
         assertThat(report.overlaps()).isZero();
+    }
+
+    @Test
+    @DisplayName("an acquire that timed out after its write landed leaves no lease behind: the store releases it")
+    void timedOutAcquireSettled() {
+        store.slots().define("settle", 1, Duration.ofMillis(100));
+        proxy.dropReplyToNextThenBlackhole(ZooKeeperProxy.MULTI);
+        assertThatThrownBy(() -> store.slots().acquire("settle", "gave-up", Duration.ofSeconds(60)))
+                .as("the caller is told 'timeout' within its budget").isInstanceOf(StoreTimeoutException.class);
+        assertThat(proxy.dropped()).as("the acquire's write landed; its reply was dropped").isEqualTo(1);
+        proxy.blackhole(false);
+        proxy.resetAll();
+        try (Store other = ZooKeeperStores.open(StoreConfig.of("other", "zookeeper").withTimeout(TIMEOUT)
+                .withOption("connectString", server.connectString()))) {
+            SlotView orphan = other.slots().inspect("settle").slots().get(0);
+            assertThat(orphan.ownerKey()).as("the timed-out write did land").isEqualTo("gave-up");
+            await("the store to release the term nobody holds, long before its 60 s ttl").atMost(Duration.ofSeconds(30))
+                    .until(() -> other.slots().inspect("settle").slots().get(0).released());
+            SlotLease next = other.slots().acquire("settle", "next", Duration.ofSeconds(60));
+            assertThat(next.fence()).isEqualTo(orphan.fence() + 1);
+            assertThat(next.floor()).as("nobody stamped under the orphan: its whole window is handed back")
+                    .isEqualTo(orphan.floor());
+        }
+    }
+
+    @Test
+    @DisplayName("a release that timed out is finished by the store once the connection is back: the slot is free before its ttl")
+    void timedOutReleaseFinished() {
+        store.slots().define("finish", 1, Duration.ofMillis(100));
+        SlotLease lease = store.slots().renew(store.slots().acquire("finish", "holder", Duration.ofSeconds(60)));
+        proxy.blackhole(true);
+        assertThatThrownBy(() -> store.slots().release(lease, lease.floor()))
+                .isInstanceOfAny(StoreTimeoutException.class, StoreUnavailableException.class);
+        proxy.blackhole(false);
+        proxy.resetAll();
+        try (Store other = ZooKeeperStores.open(StoreConfig.of("other", "zookeeper").withTimeout(TIMEOUT)
+                .withOption("connectString", server.connectString()))) {
+            await("the store to finish the release").atMost(Duration.ofSeconds(30))
+                    .until(() -> other.slots().inspect("finish").slots().get(0).released());
+            assertThat(other.slots().acquire("finish", "next", Duration.ofSeconds(60)).floor())
+                    .as("the declared bound").isEqualTo(lease.floor());
+        }
     }
 
     @Test
