@@ -1,9 +1,12 @@
 package io.cosid.store.cli;
 
+import io.cosid.store.Namespace;
 import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.SlotView;
 import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,9 +20,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code slots list NS | show NS SLOT}: who holds which machine id, with fences and windows. */
-@Command(name = "slots", mixinStandardHelpOptions = true, description = "Inspect the slots of a namespace.",
-        subcommands = {SlotsCommand.ListSlots.class, SlotsCommand.Show.class})
+/**
+ * {@code slots list NS | show NS SLOT}: who holds which machine id, with fences and windows; {@code slots advance}
+ * and {@code slots define}: the repairs docs/contract.md ("Corrupt data", "Bookkeeping writes") names.
+ */
+@Command(name = "slots", mixinStandardHelpOptions = true, description = "Inspect and repair the slots of a namespace.",
+        subcommands = {SlotsCommand.ListSlots.class, SlotsCommand.Show.class, SlotsCommand.Advance.class,
+                SlotsCommand.Define.class})
 final class SlotsCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -99,6 +106,60 @@ final class SlotsCommand implements Callable<Integer> {
                     fields.forEach((k, v) -> out.printf("%-16s %s%n", k, v == null ? "-" : v));
                     out.printf("%-16s %s%n", "timing", Views.timing(view, now));
                 }
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "advance", mixinStandardHelpOptions = true,
+            description = "Raise a free slot's fence and next floor (never lowers them): the repair of a slot node"
+                    + " deleted or rewritten by hand. Needs --yes.")
+    static final class Advance implements Callable<Integer> {
+        @Mixin StoreSelection selection;
+        @Parameters(index = "0", paramLabel = "NAMESPACE", description = "The namespace.") String namespace;
+        @Parameters(index = "1", paramLabel = "SLOT", description = "The slot.") int slot;
+        @Option(names = "--fence", required = true, description = "The lowest fence afterwards; the next term gets more.")
+        long fence;
+        @Option(names = "--floor", required = true,
+                description = "The lowest floor of the next term, an ISO-8601 instant (2030-01-01T00:00:00Z).")
+        Instant floor;
+        @Option(names = "--yes", description = "Confirm: fences and timestamps below are never handed out again.")
+        boolean yes;
+        @Spec CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if (!yes) {
+                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: advancing slot " + slot + " of " + namespace
+                        + " to fence " + fence + " and floor " + floor + " skips both for good; add --yes to confirm");
+            }
+            try (Store store = selection.open()) {
+                SlotView v = store.slots().advance(namespace, slot, fence, floor);
+                spec.commandLine().getOut().println(namespace + " slot " + slot + ": fence " + v.fence()
+                        + ", next floor " + v.nextFloor());
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "define", mixinStandardHelpOptions = true,
+            description = "Create a namespace, or check an existing one (raising its limit is allowed). Defining"
+                    + " it again with its limit and tolerance recreates a clock node deleted by hand.")
+    static final class Define implements Callable<Integer> {
+        @Mixin StoreSelection selection;
+        @Parameters(paramLabel = "NAMESPACE", description = "The namespace.") String namespace;
+        @Option(names = "--limit", required = true, description = "The number of slots, 1-65536.") int limit;
+        @Option(names = "--tolerance", required = true,
+                description = "The clock skew allowed between holders and the store, e.g. 1s or 500ms.") String tolerance;
+        @Spec CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            Duration skew = StoreConfig.parseDuration("--tolerance", tolerance);
+            try (Store store = selection.open()) {
+                Namespace ns = store.slots().define(namespace, limit, skew);
+                spec.commandLine().getOut().println(ns.name() + ": limit " + ns.limit() + ", tolerance "
+                        + ns.tolerance().toMillis() + "ms");
                 return ExitCodes.OK;
             }
         }

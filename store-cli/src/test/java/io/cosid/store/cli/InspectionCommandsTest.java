@@ -1,16 +1,22 @@
 package io.cosid.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cosid.store.SlotLease;
+import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.zookeeper.ZooKeeperStores;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -123,6 +129,30 @@ class InspectionCommandsTest {
         assertThat(cli("ranges", "advance", "a", "100", "--yes").out()).isEqualTo("a: next 100\n");
         assertThat(cli("ranges", "seal", "a", "--yes").out()).isEqualTo("a: sealed at 100\n");
         assertThat(store.ranges().peek("a").orElseThrow().sealed()).isTrue();
+    }
+
+    @Test
+    @DisplayName("slots advance (needs --yes) and slots define repair what a store refuses")
+    void slotRepairs() throws Exception {
+        SlotView before = store.slots().inspect("ns").slots().stream().filter(v -> v.slot() == 1).findFirst().orElseThrow();
+        assertThat(cli("slots", "advance", "ns", "1", "--fence", "40", "--floor", "2030-01-01T00:00:00Z").code())
+                .isEqualTo(3);
+        assertThat(cli("slots", "advance", "ns", "1", "--fence", "40", "--floor", "2030-01-01T00:00:00Z", "--yes").out())
+                .isEqualTo("ns slot 1: fence 40, next floor 2030-01-01T00:00:00Z\n");
+        assertThat(before.fence()).isLessThan(40);
+        SlotLease next = store.slots().acquire("ns", "host-3", Duration.ofMinutes(5), 1);
+        assertThat(next.fence()).isEqualTo(41);
+
+        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(SERVER.server().connectString(),
+                new RetryOneTime(100))) {
+            admin.start();
+            admin.delete().forPath(root + "/slot/ns/.clock");
+        }
+        assertThatThrownBy(() -> store.slots().acquire("ns", "host-4", Duration.ofMinutes(5)))
+                .isInstanceOf(StoreCorruptedException.class);
+        assertThat(cli("slots", "define", "ns", "--limit", "4", "--tolerance", "1s").out())
+                .isEqualTo("ns: limit 4, tolerance 1000ms\n");
+        assertThat(store.slots().acquire("ns", "host-4", Duration.ofMinutes(5)).slot()).isNotNegative();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.cosid.store.zookeeper.faults;
 
+import io.cosid.store.LeaseGuard;
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotsExhaustedException;
@@ -68,26 +69,42 @@ final class Load implements AutoCloseable {
         }
     }
 
+    /**
+     * Lease owners that stamp their wall clock wherever their {@link LeaseGuard} allows, and release either
+     * declaring nothing or declaring the highest timestamp they stamped plus 1 ms, as {@code LeaseGuard.release}
+     * does. The checker then holds every next floor to the bound each release set.
+     */
     void leaseOwners(int count, int limit, String connectString, Duration timeout, Duration ttl) {
         for (int i = 0; i < count; i++) {
             Store store = open(connectString, timeout);
             String owner = "owner-" + i;
-            SlotLease[] held = new SlotLease[1];
+            LeaseGuard[] held = new LeaseGuard[1];
+            long[] highestStamped = {Long.MIN_VALUE};
             start(owner, () -> {
                 int op = ThreadLocalRandom.current().nextInt(10);
                 try {
                     if (held[0] == null) {
-                        held[0] = recorder.acquire(store.slots(), NAMESPACE, owner, ttl, limit);
+                        long sent = System.nanoTime();
+                        held[0] = LeaseGuard.of(recorder.acquire(store.slots(), NAMESPACE, owner, ttl, limit), sent);
+                        highestStamped[0] = Long.MIN_VALUE;
                         leaseGrants.incrementAndGet();
-                    } else if (op < 6) {
-                        held[0] = recorder.renew(store.slots(), held[0]);
+                        return;
+                    }
+                    long now = System.currentTimeMillis();
+                    if (held[0].mayStamp(now)) {
+                        highestStamped[0] = Math.max(highestStamped[0], now);
+                    }
+                    SlotLease lease = held[0].lease();
+                    if (op < 6) {
+                        long sent = System.nanoTime();
+                        held[0] = LeaseGuard.of(recorder.renew(store.slots(), lease), sent);
                     } else if (op == 6) {
-                        recorder.release(store.slots(), held[0]); // declares nothing: the window stays used
                         held[0] = null;
+                        recorder.release(store.slots(), lease); // declares nothing: the window stays used
                     } else if (op == 7) {
-                        // these owners stamp nothing, so they may declare the floor: the window is handed back
-                        recorder.release(store.slots(), held[0], held[0].floor());
                         held[0] = null;
+                        recorder.release(store.slots(), lease, highestStamped[0] == Long.MIN_VALUE ? lease.floor()
+                                : Instant.ofEpochMilli(highestStamped[0] + 1));
                     } else {
                         held[0] = null; // walk away: the lease expires
                     }
