@@ -6,7 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The node layout of the seed (docs/contract.md, "ZooKeeper layout"), under one root:
+ * The node layout of docs/contract.md ("ZooKeeper layout"), under one root:
  * <pre>
  * {root}/range/{key}                 next as decimal text, ":sealed" appended once sealed
  * {root}/slot/{ns}                   limit and tolerance

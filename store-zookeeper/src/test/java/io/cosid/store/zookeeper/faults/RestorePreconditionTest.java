@@ -19,9 +19,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seed's operator note: slot nodes rebuilt by hand on a server whose clock lags. Lease times derive from
- * mtime, so the restored slot looks free too early, and a new holder's window can overlap timestamps the old
- * holder is still allowed to stamp. Following the precondition (a server that does not lag, or waiting one
+ * The restore precondition of docs/contract.md: slot nodes rebuilt by hand on a server whose clock lags. Lease
+ * times derive from mtime, so the restored slot looks free too early, and a new holder's window can overlap
+ * timestamps the old holder is still allowed to stamp. Following the precondition (a server that does not lag, or waiting one
  * ttl plus tolerance before any client starts) is safe.
  */
 @DisplayName("Fault 7b: restoring slot nodes under a lagging clock")
