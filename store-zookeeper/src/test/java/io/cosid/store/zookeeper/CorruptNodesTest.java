@@ -61,9 +61,13 @@ class CorruptNodesTest {
     void deletedRange() throws Exception {
         store.ranges().acquire("orders", 5);
         fixture.admin().delete().forPath(fixture.root() + "/range/orders");
+        Object before = fixture.fullSnapshot();
         assertThatThrownBy(() -> store.ranges().seal("orders")).isInstanceOf(StoreCorruptedException.class)
                 .hasMessageContaining("deleted");
+        assertThatThrownBy(() -> store.ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class)
+                .hasMessageContaining("deleted");
         assertThat(fixture.raw("/range/orders")).isNull();
+        assertThat(fixture.fullSnapshot()).as("nothing created while refusing, {root}/.wrap included").isEqualTo(before);
     }
 
     @Test
