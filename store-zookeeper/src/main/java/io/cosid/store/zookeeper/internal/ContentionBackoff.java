@@ -71,7 +71,7 @@ final class ContentionBackoff {
 
     /**
      * One key's races as this store sees them. Only the writer holding the key's turn in its
-     * {@link AcquireLane} touches it (the lane's lock orders those writers), so plain fields suffice.
+     * {@link AcquireCoalescer} touches it (its turn lock orders those writers), so plain fields suffice.
      */
     final class Turns {
         private long lostAt = Long.MIN_VALUE / 2;

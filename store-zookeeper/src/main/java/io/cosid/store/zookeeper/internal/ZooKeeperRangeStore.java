@@ -35,7 +35,7 @@ import org.apache.zookeeper.data.Stat;
  * recreated behind the store's back is refused.
  *
  * <p>Contention costs as little as it can: concurrent acquires on one key inside this store are coalesced
- * into one write ({@link AcquireLane}); against other processes, a lost race is answered by a read pipelined
+ * into one write ({@link AcquireCoalescer}); against other processes, a lost race is answered by a read pipelined
  * behind the failed write (so a retry costs one round trip, not two) and a randomized backoff scaled to this
  * store's own measured write round trip ({@link ContentionBackoff}), so that contenders spread out instead of
  * turning each other's writes into {@code BadVersion}s; a writer on a streak of back-to-back writes leaves a
@@ -65,7 +65,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     private final Map<String, Seen> seen = new ConcurrentHashMap<>();
     /** Per key, the node this store has seen and the highest state on it: never forgotten while the store runs. */
     private final Map<String, NodeMark> marks = new ConcurrentHashMap<>();
-    private final Map<String, AcquireLane> lanes = new ConcurrentHashMap<>();
+    private final Map<String, AcquireCoalescer> coalescers = new ConcurrentHashMap<>();
     private final ContentionBackoff backoff = new ContentionBackoff();
     /** Each key's races with other processes: while it is hot, writes carry a read behind them. */
     private final Map<String, ContentionBackoff.Turns> turns = new ConcurrentHashMap<>();
@@ -84,7 +84,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         requireSize(size);
         Deadline deadline = lifecycle.start("acquire on range key '" + key + "'");
         parentAcls.checkRangeKey(deadline, key);
-        return lanes.computeIfAbsent(key, k -> new AcquireLane((total, d) -> writeRange(k, total, d)))
+        return coalescers.computeIfAbsent(key, k -> new AcquireCoalescer((total, d) -> writeRange(k, total, d)))
                 .acquire(size, deadline);
     }
 

@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * becomes a gap, never a value handed out twice. When the writer's own budget ends, the callers it carried
  * queue again with theirs.
  */
-final class AcquireLane {
+final class AcquireCoalescer {
 
     /** Writes one range of {@code size} for the key, with everything that entails (CAS loop, backoff). */
     interface Writer {
@@ -65,7 +65,7 @@ final class AcquireLane {
     private final ReentrantLock turn = new ReentrantLock();
     private final ConcurrentLinkedQueue<Request> queue = new ConcurrentLinkedQueue<>();
 
-    AcquireLane(Writer writer) {
+    AcquireCoalescer(Writer writer) {
         this.writer = writer;
     }
 

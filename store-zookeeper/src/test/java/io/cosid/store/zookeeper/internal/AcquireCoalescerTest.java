@@ -1,0 +1,225 @@
+package io.cosid.store.zookeeper.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.cosid.store.Range;
+import io.cosid.store.RangeExhaustedException;
+import io.cosid.store.StoreTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The coalescer of concurrent acquires on one key, with a fake writer in place of ZooKeeper: what is written,
+ * for whom, and what each caller gets when budgets run out, writes fail or the thread is interrupted.
+ */
+@DisplayName("AcquireCoalescer: one write for concurrent acquires on a key")
+class AcquireCoalescerTest {
+
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    /** A counter in memory that records every write; the first write can be held until released. */
+    private static final class FakeWriter implements AcquireCoalescer.Writer {
+        final List<Long> writes = Collections.synchronizedList(new ArrayList<>());
+        final CountDownLatch firstWriteStarted = new CountDownLatch(1);
+        final CountDownLatch releaseFirstWrite;
+        volatile long limit = Long.MAX_VALUE;
+        /** Write numbers (1-based) that fail with the writer's own timeout. */
+        volatile int timeoutOnWrite = -1;
+        private long next;
+        private final AtomicInteger calls = new AtomicInteger();
+
+        FakeWriter(boolean holdFirst) {
+            releaseFirstWrite = new CountDownLatch(holdFirst ? 1 : 0);
+        }
+
+        @Override
+        public Range write(long size, Deadline deadline) {
+            int call = calls.incrementAndGet();
+            if (call == 1) {
+                firstWriteStarted.countDown();
+                try {
+                    releaseFirstWrite.await();
+                } catch (InterruptedException e) {
+                    throw deadline.interrupted(e);
+                }
+            }
+            if (call == timeoutOnWrite) {
+                throw deadline.expired(null);
+            }
+            synchronized (this) {
+                if (size > limit - next) {
+                    throw new RangeExhaustedException("k", next, size);
+                }
+                writes.add(size);
+                Range r = new Range("k", next, next + size);
+                next += size;
+                return r;
+            }
+        }
+    }
+
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        pool.shutdownNow();
+    }
+
+    private static Deadline budget(Duration d) {
+        return Deadline.start("acquire on range key 'k'", d);
+    }
+
+    /**
+     * Queues callers behind a first write that is held, and waits until every one of them is parked on the
+     * coalescer: a caller parks only once its request is queued and the turn is taken.
+     */
+    private List<Future<Range>> queueBehindHeldWrite(AcquireCoalescer coalescer, FakeWriter writer, long... sizes)
+            throws InterruptedException {
+        pool.submit(() -> coalescer.acquire(1, budget(LONG)));
+        assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        List<Future<Range>> queued = new ArrayList<>();
+        List<Thread> callers = Collections.synchronizedList(new ArrayList<>());
+        for (long size : sizes) {
+            queued.add(pool.submit(() -> {
+                callers.add(Thread.currentThread());
+                return coalescer.acquire(size, budget(LONG));
+            }));
+        }
+        await("every caller queued and parked").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> callers.size() == sizes.length
+                        && callers.stream().allMatch(t -> LockSupport.getBlocker(t) == coalescer));
+        return queued;
+    }
+
+    @Test
+    @DisplayName("one caller: exactly one write of its size")
+    void single() {
+        FakeWriter writer = new FakeWriter(false);
+        assertThat(new AcquireCoalescer(writer).acquire(7, budget(LONG))).isEqualTo(new Range("k", 0, 7));
+        assertThat(writer.writes).containsExactly(7L);
+    }
+
+    @Test
+    @DisplayName("callers queued behind a write are written together once, each getting its own consecutive part")
+    void coalesces() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer);
+        List<Future<Range>> queued = queueBehindHeldWrite(coalescer, writer, 2, 3, 5);
+        writer.releaseFirstWrite.countDown();
+        List<Range> ranges = new ArrayList<>();
+        for (Future<Range> f : queued) {
+            ranges.add(f.get(10, TimeUnit.SECONDS));
+        }
+        assertThat(writer.writes).as("the held write, then one write for the three queued").containsExactly(1L, 10L);
+        ranges.sort((a, b) -> Long.compare(a.start(), b.start()));
+        assertThat(ranges.get(0).start()).isEqualTo(1);
+        for (int i = 1; i < ranges.size(); i++) {
+            assertThat(ranges.get(i).start()).as("consecutive, disjoint").isEqualTo(ranges.get(i - 1).end());
+        }
+        assertThat(ranges.get(2).end()).isEqualTo(11);
+    }
+
+    @Test
+    @DisplayName("a queued caller that runs out of time withdraws, and nothing is written for it")
+    void withdraws() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer);
+        pool.submit(() -> coalescer.acquire(1, budget(LONG)));
+        assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<Range> patient = pool.submit(() -> coalescer.acquire(4, budget(LONG)));
+        assertThatThrownBy(() -> coalescer.acquire(100, budget(Duration.ofMillis(50))))
+                .isInstanceOf(StoreTimeoutException.class);
+        writer.releaseFirstWrite.countDown();
+        assertThat(patient.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
+        assertThat(writer.writes).as("nothing for the withdrawn 100").containsExactly(1L, 4L);
+    }
+
+    @Test
+    @DisplayName("when the writer's own budget ends, the callers it carried retry within theirs")
+    void carriedRetry() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        writer.timeoutOnWrite = 2; // the write of the batch queued behind the first
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer);
+        List<Future<Range>> queued = queueBehindHeldWrite(coalescer, writer, 2, 3, 5);
+        writer.releaseFirstWrite.countDown();
+        int timedOut = 0;
+        List<Range> ranges = new ArrayList<>();
+        for (Future<Range> f : queued) {
+            try {
+                ranges.add(f.get(10, TimeUnit.SECONDS));
+            } catch (java.util.concurrent.ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(StoreTimeoutException.class);
+                timedOut++;
+            }
+        }
+        assertThat(timedOut).as("only the caller whose write it was").isEqualTo(1);
+        assertThat(ranges).hasSize(2);
+        long written = writer.writes.stream().mapToLong(Long::longValue).sum();
+        assertThat(written).as("the carried callers were written again, once").isEqualTo(1 + ranges.stream()
+                .mapToLong(r -> r.end() - r.start()).sum());
+    }
+
+    @Test
+    @DisplayName("a batch whose sum does not fit falls back to single writes; the sizes that fit still get ranges")
+    void overflowFallsBack() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        writer.limit = 1 + 6;
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer);
+        List<Future<Range>> queued = queueBehindHeldWrite(coalescer, writer, 4, 4);
+        writer.releaseFirstWrite.countDown();
+        int exhausted = 0;
+        for (Future<Range> f : queued) {
+            try {
+                assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
+            } catch (java.util.concurrent.ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(RangeExhaustedException.class);
+                exhausted++;
+            }
+        }
+        assertThat(exhausted).isEqualTo(1);
+        assertThat(writer.writes).containsExactly(1L, 4L);
+    }
+
+    @Test
+    @DisplayName("an interrupted caller gives up with a timeout and keeps its interrupt flag")
+    void interrupt() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer);
+        Future<Range> first = pool.submit(() -> coalescer.acquire(1, budget(LONG)));
+        assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        AtomicReference<Thread> callerThread = new AtomicReference<>();
+        CompletableFuture<Boolean> flagKept = new CompletableFuture<>();
+        pool.submit(() -> {
+            callerThread.set(Thread.currentThread());
+            try {
+                coalescer.acquire(9, budget(LONG));
+                flagKept.completeExceptionally(new AssertionError("acquired although interrupted"));
+            } catch (StoreTimeoutException e) {
+                flagKept.complete(Thread.currentThread().isInterrupted());
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> callerThread.get() != null && LockSupport.getBlocker(callerThread.get()) == coalescer);
+        callerThread.get().interrupt();
+        assertThat(flagKept.get(10, TimeUnit.SECONDS)).isTrue();
+        writer.releaseFirstWrite.countDown();
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 0, 1));
+        assertThat(writer.writes).as("nothing for the interrupted 9").containsExactly(1L);
+    }
+}
