@@ -7,7 +7,6 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreUnavailableException;
-import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -200,7 +199,7 @@ class SecurityTest {
         }
 
         private Map<String, String> goodTls() {
-            return ZooKeeperFixture.tlsOptions(((ForkedEnsemble) TLS.server()).tls());
+            return ZooKeeperFixture.tlsOptions(TLS.tlsMaterial());
         }
 
         /** Opens and returns how long the refusal took; it must name the cause well before the 10 s wait. */
@@ -258,7 +257,7 @@ class SecurityTest {
         @Test
         @DisplayName("a store with the client's key and trust stores works over TLS")
         void tlsClientWorks() {
-            Map<String, String> tls = ZooKeeperFixture.tlsOptions(((ForkedEnsemble) TLS.server()).tls());
+            Map<String, String> tls = ZooKeeperFixture.tlsOptions(TLS.tlsMaterial());
             StoreConfig c = StoreConfig.of("tls", "zookeeper").withOption("connectString", TLS.server().connectString())
                     .withOption("root", "/tls-" + UUID.randomUUID().toString().substring(0, 8));
             for (Map.Entry<String, String> e : tls.entrySet()) {

@@ -62,4 +62,18 @@ public final class ZooKeeperServerExtension implements BeforeAllCallback {
         }
         return server;
     }
+
+    /**
+     * The certificates of a TLS-only server, for the client's key and trust stores.
+     *
+     * @return the server's TLS material
+     * @throws IllegalStateException if this extension's server is not the TLS-only one
+     */
+    public TlsMaterial tlsMaterial() {
+        if (!tls) {
+            throw new IllegalStateException("this extension's server accepts plain clients; use"
+                    + " ZooKeeperServerExtension.tls() for a TLS-only one");
+        }
+        return ((ForkedEnsemble) server()).tls();
+    }
 }

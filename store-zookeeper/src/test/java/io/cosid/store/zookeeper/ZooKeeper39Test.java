@@ -1,13 +1,13 @@
 package io.cosid.store.zookeeper;
 
-import io.cosid.store.tck.BadInputContract;
+import io.cosid.store.tck.StoreCompatibilityKit;
 import io.cosid.store.tck.StoreFixture;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@DisplayName("ZooKeeper 3.9: bad input and corrupt state")
-class ZooKeeper39BadInputTest extends BadInputContract {
+@DisplayName("ZooKeeper 3.9: the contract")
+class ZooKeeper39Test extends StoreCompatibilityKit {
 
     @RegisterExtension
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();

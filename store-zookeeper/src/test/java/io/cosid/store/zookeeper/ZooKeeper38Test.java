@@ -1,16 +1,16 @@
 package io.cosid.store.zookeeper;
 
-import io.cosid.store.tck.SlotLeaseStoreContract;
+import io.cosid.store.tck.StoreCompatibilityKit;
 import io.cosid.store.tck.StoreFixture;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@DisplayName("ZooKeeper 3.9: SlotLeaseStoreContract")
-class ZooKeeper39SlotLeaseStoreTest extends SlotLeaseStoreContract {
+@DisplayName("ZooKeeper 3.8: the contract")
+class ZooKeeper38Test extends StoreCompatibilityKit {
 
     @RegisterExtension
-    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.legacy();
 
     @Override
     protected StoreFixture createFixture() {
