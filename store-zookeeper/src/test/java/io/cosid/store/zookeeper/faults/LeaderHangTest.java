@@ -42,7 +42,7 @@ class LeaderHangTest {
             }
             load.rangeClients(4, ensemble.connectString(), TIMEOUT, List.of("orders"));
             load.leaseOwners(8, 16, ensemble.connectString(), TIMEOUT, Duration.ofSeconds(2));
-            LeaderKillTest.awaitProgress(load, 100);
+            load.awaitProgress(100);
             for (int h = 0; h < hangs; h++) {
                 int leader = ensemble.leader();
                 // a client connected only to the leader, so its operations meet the hang head-on
@@ -86,7 +86,7 @@ class LeaderHangTest {
                 // every member back in its role: the next round pins a client to the leader it finds
                 await("the ensemble to serve again").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                         .ignoreExceptions().until(ensemble::allServing);
-                LeaderKillTest.awaitProgress(load, 100);
+                load.awaitProgress(100);
             }
             load.close();
             HistoryChecker.Report report = HistoryChecker.check(load.recorder.events());

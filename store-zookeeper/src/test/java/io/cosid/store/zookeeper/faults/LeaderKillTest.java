@@ -36,7 +36,7 @@ class LeaderKillTest {
             load.rangeClients(8, Soak.scale(4, 16), ensemble.connectString(), Duration.ofSeconds(2),
                     List.of("orders", "invoices"));
             load.leaseOwners(32, 24, ensemble.connectString(), Duration.ofSeconds(2), Duration.ofSeconds(2));
-            awaitProgress(load, 200);
+            load.awaitProgress(200);
             // the soak runs until the size: 1,000,000 range acquires and 10,000 lease terms, with kills
             long targetRanges = Soak.ON ? 1_000_000 : 0;
             long targetTerms = Soak.ON ? 10_000 : 0;
@@ -47,7 +47,7 @@ class LeaderKillTest {
                 await("a new leader").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                         .until(() -> leaderOtherThan(leader));
                 ensemble.restart(leader);
-                awaitProgress(load, Soak.ON ? 50_000 : 200);
+                load.awaitProgress(Soak.ON ? 50_000 : 200);
             }
             kills = k;
             load.close();
@@ -68,11 +68,4 @@ class LeaderKillTest {
         }
     }
 
-    /** Waits until the clients have made {@code operations} more successful operations. */
-    static void awaitProgress(Load load, long operations) {
-        long target = load.operations.get() + operations;
-        // generous: a soak waits for tens of thousands of operations, and an election stalls everyone for seconds
-        await("clients to make progress").atMost(Duration.ofSeconds(Math.max(60, operations / 200))).pollInterval(Duration.ofMillis(20))
-                .until(() -> load.operations.get() >= target);
-    }
 }

@@ -1,5 +1,7 @@
 package io.cosid.store.zookeeper.faults;
 
+import static org.awaitility.Awaitility.await;
+
 import io.cosid.store.LeaseGuard;
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.SlotLease;
@@ -14,7 +16,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /**
  * Clients that keep working while faults are injected: range clients acquiring on shared keys, and lease
@@ -113,6 +119,25 @@ final class Load implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /** Waits until the clients have made {@code count} more successful operations. */
+    void awaitProgress(long count) {
+        long target = operations.get() + count;
+        // generous: a soak waits for tens of thousands of operations, and an election stalls everyone for seconds
+        await("clients to make progress").atMost(Duration.ofSeconds(Math.max(60, count / 200)))
+                .pollInterval(Duration.ofMillis(20)).until(() -> operations.get() >= target);
+    }
+
+    /** A plain Curator client for a test's own reads and writes, connected before it is returned. */
+    static CuratorFramework curatorClient(String connectString) throws InterruptedException {
+        CuratorFramework c = CuratorFrameworkFactory.newClient(connectString, 6000, 3000, new ExponentialBackoffRetry(50, 20));
+        c.start();
+        if (!c.blockUntilConnected(20, TimeUnit.SECONDS)) {
+            c.close();
+            throw new IllegalStateException("no connection to " + connectString + " within 20 s");
+        }
+        return c;
     }
 
     private void start(String name, Runnable step) {

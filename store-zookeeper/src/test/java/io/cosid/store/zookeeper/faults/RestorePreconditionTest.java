@@ -107,8 +107,8 @@ class RestorePreconditionTest {
 
     /** An operator's restore: every node under the path written again, data only, on the other server. */
     private static void copyTree(ForkedEnsemble from, ForkedEnsemble to, String path) throws Exception {
-        try (CuratorFramework source = SkewedClockTest.client(from.connectString());
-             CuratorFramework target = SkewedClockTest.client(to.connectString())) {
+        try (CuratorFramework source = Load.curatorClient(from.connectString());
+             CuratorFramework target = Load.curatorClient(to.connectString())) {
             copy(source, target, path);
         }
     }

@@ -4,22 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
-import io.cosid.store.StoreConfig;
 import io.cosid.store.tck.HistoryChecker;
-import io.cosid.store.zookeeper.ZooKeeperStores;
 import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import io.cosid.store.zookeeper.harness.ZooKeeperServers;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -42,7 +35,7 @@ class SkewedClockTest {
         int switches = Soak.scale(1, 10);
         try (ForkedEnsemble ensemble = ForkedEnsemble.startWithClocks(ZooKeeperServers.PRIMARY, 3, 200, Map.of(3, "-10s"));
              Load load = new Load();
-             CuratorFramework probeClient = client(ensemble.connectString())) {
+             CuratorFramework probeClient = Load.curatorClient(ensemble.connectString())) {
             try (Store setup = load.open(ensemble.connectString(), Duration.ofSeconds(5))) {
                 setup.slots().define(Load.NAMESPACE, 12, Duration.ofMillis(500));
             }
@@ -52,9 +45,9 @@ class SkewedClockTest {
             load.leaseOwners(16, 12, ensemble.connectString(), Duration.ofSeconds(3), Duration.ofSeconds(1));
             for (int s = 0; s < switches; s++) {
                 makeLeader(ensemble, 2);             // a real clock leads
-                LeaderKillTest.awaitProgress(load, 200);
+                load.awaitProgress(200);
                 makeLeader(ensemble, 3);             // the lagging clock leads: mtime steps back 10 s
-                LeaderKillTest.awaitProgress(load, 200);
+                load.awaitProgress(200);
             }
             probe.stop();
             load.close();
@@ -84,13 +77,6 @@ class SkewedClockTest {
         } catch (IllegalStateException e) {
             return -1;
         }
-    }
-
-    static CuratorFramework client(String connectString) throws InterruptedException {
-        CuratorFramework c = CuratorFrameworkFactory.newClient(connectString, 6000, 3000, new ExponentialBackoffRetry(50, 20));
-        c.start();
-        assertThat(c.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
-        return c;
     }
 
     /** Writes a node again and again and records how far its mtime ever went back. */
