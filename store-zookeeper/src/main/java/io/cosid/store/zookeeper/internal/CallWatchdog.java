@@ -14,9 +14,9 @@ import org.apache.zookeeper.KeeperException;
  *
  * <p>Why synchronous calls at all: the reply to a synchronous request wakes the waiting caller straight from
  * the client's I/O thread, while the reply to an asynchronous one passes through ZooKeeper's event thread
- * first. That one more thread hand-off is about a tenth of a {@code setData} round trip on a nearby server
- * (docs/performance.md), and the single conditional write of an uncontended range acquire is the store's
- * hottest path. Why a watchdog: ZooKeeper's synchronous API waits for the reply without a limit, and its own
+ * first. That one more thread hand-off is a measurable part of a {@code setData} round trip on a nearby
+ * server (docs/performance.md), and the single conditional write of an uncontended range acquire is the
+ * store's hottest path. Why a watchdog: ZooKeeper's synchronous API waits for the reply without a limit, and its own
  * limit ({@code zookeeper.request.timeout}) is a setting of the caller's client that drops the connection
  * when it fires.
  *

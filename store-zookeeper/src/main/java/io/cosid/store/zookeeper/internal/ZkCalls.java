@@ -29,8 +29,8 @@ import org.apache.zookeeper.data.Stat;
  * Every request the store sends, on the raw ZooKeeper handle that Curator manages. Requests are asynchronous
  * so that independent ones are pipelined in one round trip (one session, so the server answers them in
  * order); each round trip waits at most the operation's remaining budget. The one exception is the single
- * conditional write of an uncontended range acquire ({@link #setDataNow}), sent synchronously because that
- * is a tenth quicker.
+ * conditional write of an uncontended range acquire ({@link #setDataNow}), sent synchronously to skip the
+ * event-thread hand-off of an asynchronous reply (its cost is measured in docs/performance.md).
  *
  * <p>Curator keeps the connection and the session; this class does the retrying itself, because Curator has
  * no read-only multi and because only the caller of a write knows what an unknown outcome means. Reads are
