@@ -12,7 +12,6 @@ import static io.cosid.store.StoreArguments.requireTtl;
 
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.Namespace;
-import io.cosid.store.NamespaceConflictException;
 import io.cosid.store.NamespaceNotFoundException;
 import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.SlotBusyException;
@@ -21,6 +20,7 @@ import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotView;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.spi.NamespaceRules;
 import io.cosid.store.spi.SlotHistory;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,9 +39,6 @@ import java.util.TreeMap;
  * {@link SlotRecord}; this class chooses slots, checks fences and keeps the owner index.
  */
 final class InMemorySlotLeaseStore implements SlotLeaseStore {
-
-    /** How many recently owned slots the owner index keeps per owner key. */
-    static final int OWNER_INDEX_SIZE = 8;
 
     private final InMemoryBackend backend;
     private final Operations operations;
@@ -64,17 +61,8 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         Namespace requested = new Namespace(namespace, limit, tolerance);
         return operations.run("define of namespace '" + namespace + "'", () -> {
             Optional<Namespace> existing = readNamespace(namespace);
-            if (existing.isPresent()) {
-                Namespace current = existing.get();
-                if (!current.tolerance().equals(tolerance)) {
-                    throw new NamespaceConflictException(current, requested, "the tolerance cannot change");
-                }
-                if (limit < current.limit()) {
-                    throw new NamespaceConflictException(current, requested, "the limit can only be raised");
-                }
-                if (limit == current.limit()) {
-                    return current;
-                }
+            if (existing.isPresent() && !NamespaceRules.redefines(existing.get(), requested)) {
+                return existing.get();
             }
             backend.namespaces.put(namespace, Node.of(requested, backend.nextGeneration()));
             return requested;
@@ -277,14 +265,10 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
                 : node.read("owner index of '" + ownerKey + "' in namespace '" + namespace + "'");
     }
 
-    /** Puts {@code slot} first, keeps the other recent slots after it, at most {@link #OWNER_INDEX_SIZE}. */
+    /** Writes the owner index after an acquire of {@code slot} (docs/contract.md, "Owner index"). */
     private void writeOwnerIndex(String namespace, String ownerKey, int slot, List<Integer> owned) {
-        LinkedHashSet<Integer> updated = new LinkedHashSet<>();
-        updated.add(slot);
-        updated.addAll(owned);
-        List<Integer> index = updated.stream().limit(OWNER_INDEX_SIZE).toList();
         backend.ownerIndex.computeIfAbsent(namespace, n -> new TreeMap<>())
-                .put(ownerKey, Node.of(index, backend.nextGeneration()));
+                .put(ownerKey, Node.of(NamespaceRules.ownerIndexAfter(slot, owned), backend.nextGeneration()));
     }
 
     private static String slotLocation(String namespace, int slot) {

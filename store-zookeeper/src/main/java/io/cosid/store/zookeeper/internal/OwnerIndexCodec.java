@@ -1,9 +1,9 @@
 package io.cosid.store.zookeeper.internal;
 
+import io.cosid.store.spi.NamespaceRules;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 final class OwnerIndexCodec {
 
     /** How many recently owned slots the index keeps. */
-    static final int SIZE = 8;
+    static final int SIZE = NamespaceRules.OWNER_INDEX_SIZE;
     private static final List<String> FIELDS = List.of("slots", "nonce");
 
     private OwnerIndexCodec() {
@@ -28,13 +28,6 @@ final class OwnerIndexCodec {
         return Lines.encode(v).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The acquired slot first, then the others, at most {@link #SIZE}. */
-    static List<Integer> prepend(int slot, List<Integer> previous) {
-        LinkedHashSet<Integer> updated = new LinkedHashSet<>();
-        updated.add(slot);
-        updated.addAll(previous);
-        return updated.stream().limit(SIZE).toList();
-    }
 
     static List<Integer> decode(String location, byte[] data) {
         Lines lines = Lines.decode(location, data, FIELDS);

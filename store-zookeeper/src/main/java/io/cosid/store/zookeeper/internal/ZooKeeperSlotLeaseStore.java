@@ -12,7 +12,6 @@ import static io.cosid.store.StoreArguments.requireTtl;
 
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.Namespace;
-import io.cosid.store.NamespaceConflictException;
 import io.cosid.store.NamespaceNotFoundException;
 import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.SlotBusyException;
@@ -24,6 +23,7 @@ import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.spi.NamespaceRules;
 import io.cosid.store.spi.SlotHistory;
 import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
 import jakarta.inject.Inject;
@@ -130,13 +130,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 }
             } else if (r.ok()) {
                 Namespace current = NamespaceCodec.decode(namespace, path, r.data());
-                if (!current.tolerance().equals(tolerance)) {
-                    throw new NamespaceConflictException(current, requested, "the tolerance cannot change");
-                }
-                if (limit < current.limit()) {
-                    throw new NamespaceConflictException(current, requested, "the limit can only be raised");
-                }
-                if (limit == current.limit()) {
+                if (!NamespaceRules.redefines(current, requested)) {
                     ensureBookkeeping(deadline, namespace);
                     return current;
                 }
@@ -263,7 +257,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             String nonce = UUID.randomUUID().toString();
             SlotData term = slot.data().startTerm(slot.mtime(), start.now(), ownerKey, ttl, namespace.tolerance(), nonce);
             byte[] termData = term.encode();
-            byte[] indexData = OwnerIndexCodec.encode(OwnerIndexCodec.prepend(chosen[0], owned), nonce);
+            byte[] indexData = OwnerIndexCodec.encode(NamespaceRules.ownerIndexAfter(chosen[0], owned), nonce);
             List<Op> ops = new ArrayList<>(writeSlotOps(slotPath, slot, termData));
             int slotOps = ops.size();
             ops.addAll(index.is(Code.NONODE) ? List.of(ZkCalls.createOp(ownerPath, indexData, paths.acl()))
