@@ -81,6 +81,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
     }
 
+    /** The slot an acquire chose, as it was read. */
+    private record Choice(int slot, Seen seen) {
+    }
+
     /** What the first round trip of an acquire or advance learns. */
     private record Start(long now, Namespace namespace, Reply second) {
     }
@@ -251,13 +255,14 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             List<Integer> owned = index.is(Code.NONODE) ? List.of()
                     : OwnerIndexCodec.decode("owner index of '" + ownerKey + "' in namespace '" + ns + "' ("
                             + ownerPath + ")", index.data());
-            int[] chosen = new int[1];
-            Seen slot = chooseFreeSlot(deadline, namespace, owned, preferred, start.now(), spread(lost), chosen);
-            String slotPath = paths.slot(ns, chosen[0]);
+            Choice choice = chooseFreeSlot(deadline, namespace, owned, preferred, start.now(), spread(lost));
+            int chosen = choice.slot();
+            Seen slot = choice.seen();
+            String slotPath = paths.slot(ns, chosen);
             String nonce = UUID.randomUUID().toString();
             SlotData term = slot.data().startTerm(slot.mtime(), start.now(), ownerKey, ttl, namespace.tolerance(), nonce);
             byte[] termData = term.encode();
-            byte[] indexData = OwnerIndexCodec.encode(NamespaceRules.ownerIndexAfter(chosen[0], owned), nonce);
+            byte[] indexData = OwnerIndexCodec.encode(NamespaceRules.ownerIndexAfter(chosen, owned), nonce);
             List<Op> ops = new ArrayList<>(writeSlotOps(slotPath, slot, termData));
             int slotOps = ops.size();
             ops.addAll(index.is(Code.NONODE) ? List.of(ZkCalls.createOp(ownerPath, indexData, paths.acl()))
@@ -267,27 +272,27 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             try {
                 w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
                 if (w.ok()) {
-                    mine = written(deadline, ns, chosen[0], term, termData, w.results(), slotOps);
+                    mine = written(deadline, ns, chosen, term, termData, w.results(), slotOps);
                 } else if (w.connectionProblem()) {
-                    mine = readBack(deadline, ns, chosen[0], nonce);
+                    mine = readBack(deadline, ns, chosen, nonce);
                 }
             } catch (StoreCorruptedException e) {
                 throw e;
             } catch (StoreException e) {
                 // out of time (or connection) before the outcome was known: the write may have landed, leaving a
                 // term nobody holds; the store releases it in the background if so
-                releaseIfLanded(ns, chosen[0], nonce, ttl);
+                releaseIfLanded(ns, chosen, nonce, ttl);
                 throw e;
             }
             if (mine != null) {
-                return mine.data().lease(ns, chosen[0], mine.mtime());
+                return mine.data().lease(ns, chosen, mine.mtime());
             }
             if (w.connectionProblem()) {
                 // the read-back did not find this attempt's nonce: the write did not land
             } else if (w.is(Code.NONODE)) {
                 createMissingBookkeeping(deadline, w, ops, ns);
             } else if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
-                ConditionalWrite.refuseStaleClaim(zk, paths, deadline, w, ops, location(ns, chosen[0]));
+                ConditionalWrite.refuseStaleClaim(zk, paths, deadline, w, ops, location(ns, chosen));
                 lost++;
             } else {
                 throw zk.unexpected(deadline, w);
@@ -394,8 +399,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * The contract's choice order, reading as few slots as possible: the first read-only multi holds the
      * owner index's slots, the preferred slot and the first batch of the lowest slots.
      */
-    private Seen chooseFreeSlot(Deadline deadline, Namespace ns, List<Integer> owned, OptionalInt preferred,
-                                long now, int spread, int[] chosen) {
+    private Choice chooseFreeSlot(Deadline deadline, Namespace ns, List<Integer> owned, OptionalInt preferred,
+                                long now, int spread) {
         Set<Integer> candidates = new LinkedHashSet<>();
         owned.stream().filter(ns::contains).forEach(candidates::add);
         preferred.ifPresent(candidates::add);
@@ -408,8 +413,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         for (int slot : candidates) {
             Seen seen = decode(deadline, ns.name(), slot, batch.get(slot));
             if (seen.data().isFreeAt(now, seen.mtime())) {
-                chosen[0] = slot;
-                return seen;
+                return new Choice(slot, seen);
             }
         }
         int from = 0;
@@ -426,8 +430,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             }
             if (free.size() >= spread || (scanned >= ns.limit() && !free.isEmpty())) {
                 int pick = free.size() == 1 ? 0 : java.util.concurrent.ThreadLocalRandom.current().nextInt(free.size());
-                chosen[0] = free.get(pick);
-                return freeSeen.get(pick);
+                return new Choice(free.get(pick), freeSeen.get(pick));
             }
             if (scanned >= ns.limit()) {
                 throw new SlotsExhaustedException(ns.name(), ns.limit());
