@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -145,7 +146,7 @@ final class ConnectProbe {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(address, port), timeoutMillis);
             socket.setSoTimeout(Math.min(timeoutMillis, 1000));
-            socket.getOutputStream().write("srvr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             return socket.getInputStream().read() >= 0;
         } catch (IOException e) {

@@ -10,6 +10,7 @@ import java.security.KeyStoreException;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -38,7 +39,7 @@ final class TlsStores {
      * @param optionPath the full configuration key of an option, for messages
      * @throws IllegalArgumentException naming the option when a store cannot be loaded or holds no key
      */
-    static TlsStores load(Map<String, String> tls, java.util.function.Function<String, String> optionPath) {
+    static TlsStores load(Map<String, String> tls, Function<String, String> optionPath) {
         KeyStore keys = null;
         char[] keyPassword = password(tls.get("tls.keyStore.password"));
         if (tls.containsKey("tls.keyStore.location")) {
@@ -80,7 +81,7 @@ final class TlsStores {
     }
 
     private static KeyStore load(String prefix, Map<String, String> tls,
-                                 java.util.function.Function<String, String> optionPath) {
+                                 Function<String, String> optionPath) {
         String location = tls.get(prefix + ".location");
         String type = tls.getOrDefault(prefix + ".type", typeOf(location));
         try (InputStream in = Files.newInputStream(Path.of(location))) {

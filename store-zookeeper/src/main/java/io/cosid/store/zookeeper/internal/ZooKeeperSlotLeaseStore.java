@@ -33,6 +33,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -657,7 +658,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             throw new StoreCorruptedException(location(lease.namespace(), lease.slot()), "it was deleted and created"
                     + " again behind this store's back (czxid " + w.stat().getCzxid() + ", expected " + current.czxid()
                     + ") and written up to the very version this store wrote last, so this store's " + next.state()
-                    .name().toLowerCase(java.util.Locale.ROOT) + " of fence " + next.fence() + " landed on it");
+                    .name().toLowerCase(Locale.ROOT) + " of fence " + next.fence() + " landed on it");
         }
         if (w.ok()) {
             return remember(lease.namespace(), lease.slot(), next, data, w.stat());
