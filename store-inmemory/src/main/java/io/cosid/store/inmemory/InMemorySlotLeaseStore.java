@@ -21,18 +21,18 @@ import io.cosid.store.SlotView;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.spi.NamespaceRules;
+import io.cosid.store.spi.SlotChoiceOrder;
 import io.cosid.store.spi.SlotHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SlotLeaseStore as the contract states it (docs/contract.md, "SlotLeaseStore"). The term rules live in
@@ -114,10 +114,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
      * then the lowest-numbered free slot.
      */
     private int chooseFreeSlot(Namespace ns, List<Integer> owned, OptionalInt preferredSlot, Instant now) {
-        Set<Integer> candidates = new LinkedHashSet<>();
-        owned.stream().filter(ns::contains).forEach(candidates::add);
-        preferredSlot.ifPresent(candidates::add);
-        for (int slot : candidates) {
+        for (int slot : SlotChoiceOrder.firstChoices(ns, owned, preferredSlot)) {
             if (readSlot(ns.name(), slot).isFreeAt(now)) {
                 return slot;
             }
@@ -155,7 +152,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
     }
 
     /** Ends the term; a null {@code stampedBefore} declares nothing, so the whole window stays used. */
-    private Instant endTerm(SlotLease lease, Instant stampedBefore) {
+    private Instant endTerm(SlotLease lease, @Nullable Instant stampedBefore) {
         return operations.run("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'", () -> {
             SlotRecord slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
             boolean sameTerm = slot.fence() == lease.fence() && slot.owner().equals(lease.ownerKey());
@@ -244,7 +241,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         SlotView view = record.toView(namespace, slot);
         SlotView mark = seen.get(namespace + "/" + slot);
         String why = mark == null ? null : SlotHistory.whyNotAfter(mark, view);
-        if (why != null) {
+        if (mark != null && why != null) {
             throw new StoreCorruptedException(slotLocation(namespace, slot), why + " behind this store's back;"
                     + " using it could hand out a fence and a window twice (" + SlotHistory.repair(mark) + ")");
         }

@@ -70,7 +70,7 @@ final class AcquireCoalescer {
     }
 
     Range acquire(long size, Deadline deadline) {
-        while (true) {
+        while (deadline.hasTimeLeft()) {
             Request mine = new Request(size);
             queue.add(mine);
             awaitAnswer(mine, deadline);
@@ -82,6 +82,7 @@ final class AcquireCoalescer {
             }
             // retry: the writer that carried this request ran out of its own budget; queue again with ours
         }
+        throw deadline.expired(null);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.cosid.store.zookeeper.internal;
 
+import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -117,11 +118,12 @@ final class CallWatchdog {
                 continue;
             }
             long now = System.nanoTime();
-            for (Waiter w : waiting) {
+            for (Iterator<Waiter> it = waiting.iterator(); it.hasNext(); ) {
+                Waiter w = it.next();
                 if (now - w.deadlineNanos >= 0 && w.state.compareAndSet(WAITING, INTERRUPTING)) {
                     w.thread.interrupt();
                     w.state.set(INTERRUPTED);
-                    waiting.remove(w);
+                    it.remove();
                 }
             }
             LockSupport.parkNanos(this, TICK_NANOS);

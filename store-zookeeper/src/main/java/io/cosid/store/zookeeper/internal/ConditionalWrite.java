@@ -1,6 +1,10 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreCorruptedException;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
@@ -8,57 +12,102 @@ import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The compare-and-set of a node read at a data version. ZooKeeper's data version is an int that wraps after
- * 2^31 writes, and an expected version of -1 means "any version": a compare-and-set sent with -1 would be a
- * blind write (ZOOKEEPER-4743, not fixed in 3.8/3.9). So at version -1 the write first creates a claim node
- * named after the node and the data it replaces, in the same multi: a second writer that read the same state
- * fails on the claim, and a writer that read any other version fails on the version. The claim is the only
- * guard that may stand in for the version; every other write carries the version it read.
+ * The one place that sends a conditional write and turns its reply into a {@link WriteOutcome}, as Curator's
+ * {@code DistributedAtomicValue.tryOnce} does. One change that is a plain create or compare-and-set goes as a
+ * single request; several changes, or a replace at the version wrap ({@link NodeChange}), go as one multi. A
+ * write is sent once: what to do after an unknown outcome is the caller's to decide.
  */
+@Singleton
 final class ConditionalWrite {
 
-    private ConditionalWrite() {
-    }
+    private final RoundTrips roundTrips;
+    private final Reads reads;
+    private final Failures failures;
+    private final NodePaths paths;
 
-    /** Whether this write must go through a multi (the wrap) instead of a plain setData. */
-    static boolean needsClaim(int version) {
-        return version == -1;
+    @Inject
+    ConditionalWrite(RoundTrips roundTrips, Reads reads, Failures failures, NodePaths paths) {
+        this.roundTrips = roundTrips;
+        this.reads = reads;
+        this.failures = failures;
+        this.paths = paths;
     }
 
     /**
-     * After a write answered "no node": the parent whose absence made a create in it fail, or null when the
-     * node a setData wrote is itself gone (deleted behind the store's back: a fresh read reports it). A caller
-     * creates only parents that are its own bookkeeping, never a node whose data means something.
+     * Sends the changes in one transaction.
      *
-     * @param reply the NONODE reply (of a multi, it names the operation that failed)
-     * @param ops   the operations sent
+     * @param location what is written, for messages (e.g. "range key 'k' (/cosid/range/k)")
      */
-    static String missingParent(ZkCalls.Reply reply, List<Op> ops) {
-        for (Op op : ops) {
-            if (op.getPath().equals(reply.path())) {
-                return op instanceof Op.Create ? NodePaths.parent(op.getPath()) : null;
+    WriteOutcome send(Deadline deadline, String location, NodeChange... changes) {
+        return send(deadline, location, false, List.of(changes));
+    }
+
+    /**
+     * Sends one change with a read of its node pipelined behind it when it is a plain compare-and-set: a lost
+     * race then already knows the winner's state ({@link WriteOutcome#behind()}), at no extra round trip.
+     */
+    WriteOutcome sendWithReadBehind(Deadline deadline, String location, NodeChange change) {
+        return send(deadline, location, true, List.of(change));
+    }
+
+    private WriteOutcome send(Deadline deadline, String location, boolean readBehind, List<NodeChange> changes) {
+        List<Op> ops = new ArrayList<>();
+        changes.forEach(c -> ops.addAll(c.ops(paths)));
+        NodeChange only = changes.size() == 1 ? changes.get(0) : null;
+        Reply reply;
+        Reply behind = null;
+        if (only != null && only.create()) {
+            reply = roundTrips.sendOne(deadline, h -> Requests.create(h, only.path(), only.data(), paths.acl()));
+        } else if (only != null && !only.needsClaim() && readBehind) {
+            List<Reply> replies = roundTrips.send(deadline, h -> List.of(
+                    Requests.setData(h, only.path(), only.data(), only.version()), Requests.getData(h, only.path())));
+            reply = replies.get(0);
+            behind = replies.get(1).ok() ? replies.get(1) : null;
+        } else if (only != null && !only.needsClaim()) {
+            reply = roundTrips.setDataNow(deadline, only.path(), only.data(), only.version());
+        } else {
+            reply = roundTrips.sendOne(deadline, h -> Requests.multi(h, ops));
+        }
+        return outcome(deadline, location, changes, ops, reply, behind);
+    }
+
+    private WriteOutcome outcome(Deadline deadline, String location, List<NodeChange> changes, List<Op> ops,
+                                 Reply reply, Reply behind) {
+        if (reply.ok()) {
+            return WriteOutcome.landed(stats(changes, reply));
+        }
+        if (reply.is(Code.BADVERSION) || reply.is(Code.NODEEXISTS)) {
+            refuseStaleClaim(deadline, location, changes, reply);
+            return WriteOutcome.lostRace(behind);
+        }
+        if (reply.connectionProblem()) {
+            return WriteOutcome.of(WriteOutcome.Kind.UNKNOWN);
+        }
+        if (reply.is(Code.NONODE)) {
+            for (Op op : ops) {
+                if (op.getPath().equals(reply.path()) && op instanceof Op.Create) {
+                    return WriteOutcome.parentMissing(NodePaths.parent(op.getPath()));
+                }
             }
+            return WriteOutcome.of(WriteOutcome.Kind.NODE_GONE);
         }
-        return null;
+        throw failures.unexpected(deadline, reply);
     }
 
-    /**
-     * Sends the write of a node read at version -1 with its claim, in one multi; the reply carries the written
-     * node's Stat when it landed. A claim that stands for the node's current state is refused
-     * ({@link #refuseStaleClaim}).
-     *
-     * @param location what the node is, for the message (e.g. "range key 'k' (/cosid/range/k)")
-     */
-    static ZkCalls.Reply sendAtWrap(ZkCalls zk, NodePaths paths, Deadline deadline, String path, byte[] current,
-                                    byte[] data, String location) {
-        List<Op> ops = ops(paths, path, -1, current, data);
-        ZkCalls.Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
-        if (w.ok()) {
-            Stat stat = ((OpResult.SetDataResult) w.results().get(w.results().size() - 1)).getStat();
-            return new ZkCalls.Reply(w.rc(), path, null, stat, null, w.results());
+    /** Per change, the Stat of its node's own operation (the last of its operations). */
+    private static List<Stat> stats(List<NodeChange> changes, Reply reply) {
+        if (reply.results() == null) {
+            return Collections.singletonList(reply.stat()); // a single request
         }
-        refuseStaleClaim(zk, paths, deadline, w, ops, location);
-        return w;
+        List<Stat> stats = new ArrayList<>();
+        int op = -1;
+        for (NodeChange change : changes) {
+            op += change.needsClaim() ? 2 : 1;
+            OpResult result = reply.results().get(op);
+            stats.add(result instanceof OpResult.SetDataResult s ? s.getStat()
+                    : result instanceof OpResult.CreateResult c ? c.getStat() : null);
+        }
+        return Collections.unmodifiableList(stats);
     }
 
     /**
@@ -67,38 +116,20 @@ final class ConditionalWrite {
      * moves the version past -1). A restore left it, and every writer would fail on it for good, so it is
      * refused at once, naming the claim node and the repair, instead of being retried until the budget ends.
      * Any other failure returns: a writer came first.
-     *
-     * @param location what the write was about, for the message
      */
-    static void refuseStaleClaim(ZkCalls zk, NodePaths paths, Deadline deadline, ZkCalls.Reply w, List<Op> ops,
-                                 String location) {
-        if (!w.is(Code.NODEEXISTS) || w.path() == null || !w.path().startsWith(paths.wrapRoot() + "/")) {
-            return;
-        }
-        int claim = -1;
-        for (int i = 0; i < ops.size() - 1; i++) {
-            if (ops.get(i).getPath().equals(w.path())) {
-                claim = i;
+    private void refuseStaleClaim(Deadline deadline, String location, List<NodeChange> changes, Reply failed) {
+        for (NodeChange change : changes) {
+            if (!change.needsClaim() || !change.claim(paths).equals(failed.path())) {
+                continue;
+            }
+            Reply now = reads.one(deadline, h -> Requests.getData(h, change.path()));
+            if (now.ok() && now.stat().getVersion() == -1
+                    && paths.wrapClaim(change.path(), now.data()).equals(failed.path())) {
+                throw new StoreCorruptedException(location, "the claim node " + failed.path() + " of "
+                        + change.path() + " exists although that node still holds the state the claim was made for,"
+                        + " so no write can pass it: a restore left it (repair: delete " + failed.path()
+                        + " once no store writes " + change.path() + ")");
             }
         }
-        if (claim < 0) {
-            return;
-        }
-        String claimed = ops.get(claim + 1).getPath();
-        ZkCalls.Reply now = zk.read1(deadline, h -> ZkCalls.getData(h, claimed));
-        if (now.ok() && now.stat().getVersion() == -1 && paths.wrapClaim(claimed, now.data()).equals(w.path())) {
-            throw new StoreCorruptedException(location, "the claim node " + w.path() + " of " + claimed
-                    + " exists although that node still holds the state the claim was made for, so no write can"
-                    + " pass it: a restore left it (repair: delete " + w.path() + " once no store writes " + claimed
-                    + ")");
-        }
-    }
-
-    /** The operations that replace {@code current} (read at {@code version}) with {@code data}. */
-    static List<Op> ops(NodePaths paths, String path, int version, byte[] current, byte[] data) {
-        if (!needsClaim(version)) {
-            return List.of(Op.setData(path, data, version));
-        }
-        return List.of(ZkCalls.createOp(paths.wrapClaim(path, current), new byte[0], paths.acl()), Op.setData(path, data, -1));
     }
 }

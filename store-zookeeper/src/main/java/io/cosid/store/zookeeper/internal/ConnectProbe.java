@@ -42,8 +42,11 @@ final class ConnectProbe {
             hosts = hosts.substring(0, slash);
         }
         List<CompletableFuture<Finding>> probes = new ArrayList<>();
-        for (String server : hosts.split(",")) {
+        for (String server : hosts.split(",", -1)) {
             String s = server.trim();
+            if (s.isEmpty()) {
+                continue;
+            }
             probes.add(CompletableFuture.supplyAsync(() -> probe(s, options, timeoutMillis), runnable -> {
                 Thread t = new Thread(runnable, "cosid-store-connect-probe");
                 t.setDaemon(true);

@@ -38,6 +38,7 @@ final class ContentionBackoff {
     private volatile long writeNanos = FIRST_ESTIMATE_NANOS;
 
     /** Records the round trip of a write that landed. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // a lost update between two writers only blurs the estimate
     void landed(long nanos) {
         writeNanos += (Math.max(nanos, 1) - writeNanos) / 8;
     }

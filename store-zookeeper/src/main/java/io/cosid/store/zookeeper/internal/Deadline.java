@@ -28,6 +28,11 @@ final class Deadline {
         return endNanos - System.nanoTime();
     }
 
+    /** Whether any of the budget is left: the condition of every loop that retries within it. */
+    boolean hasTimeLeft() {
+        return remainingNanos() > 0;
+    }
+
     /** Throws once the budget is spent. */
     void check() {
         if (remainingNanos() <= 0) {

@@ -1,5 +1,7 @@
 package io.cosid.store.zookeeper.internal;
 
+import static io.cosid.store.StoreArguments.printable;
+
 import io.cosid.store.StoreCorruptedException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -46,11 +48,11 @@ final class Lines {
             }
             int eq = line.indexOf('=');
             if (eq <= 0) {
-                throw new StoreCorruptedException(location, "line '" + Printable.of(line) + "' is not name=value");
+                throw new StoreCorruptedException(location, "line '" + printable(line) + "' is not name=value");
             }
             String name = line.substring(0, eq);
             if (!names.contains(name)) {
-                throw new StoreCorruptedException(location, "unknown field '" + Printable.of(name) + "'; expected "
+                throw new StoreCorruptedException(location, "unknown field '" + printable(name) + "'; expected "
                         + names);
             }
             if (values.put(name, line.substring(eq + 1)) != null) {
@@ -79,7 +81,7 @@ final class Lines {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new StoreCorruptedException(location, "field '" + name + "' = '" + Printable.of(v)
+        throw new StoreCorruptedException(location, "field '" + name + "' = '" + printable(v)
                 + "' is not a whole number from " + min + " to " + max);
     }
 

@@ -1,7 +1,6 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreException;
-import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.apache.zookeeper.KeeperException.Code;
@@ -14,14 +13,17 @@ import org.apache.zookeeper.KeeperException.Code;
 @Singleton
 final class OpenChecks {
 
-    private final ZkCalls zk;
+    private final Reads reads;
+    private final Failures failures;
     private final ZooKeeperOptions options;
     private final ParentAcls parentAcls;
     private final StoreLifecycle lifecycle;
 
     @Inject
-    OpenChecks(ZkCalls zk, ZooKeeperOptions options, ParentAcls parentAcls, StoreLifecycle lifecycle) {
-        this.zk = zk;
+    OpenChecks(Reads reads, Failures failures, ZooKeeperOptions options, ParentAcls parentAcls,
+               StoreLifecycle lifecycle) {
+        this.reads = reads;
+        this.failures = failures;
         this.options = options;
         this.parentAcls = parentAcls;
         this.lifecycle = lifecycle;
@@ -38,14 +40,14 @@ final class OpenChecks {
         String chroot = options.chroot();
         if (ownClient && chroot != null) {
             // through a chroot, "/" is the chroot node itself
-            Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, "/"));
+            Reply r = reads.one(deadline, h -> Requests.getData(h, "/"));
             if (r.is(Code.NONODE)) {
                 throw new StoreException("the chroot " + chroot + " of connectString '" + options.connectString()
                         + "' does not exist on the server: create it (zkCli: create " + chroot + ") or remove it"
                         + " from connectString");
             }
             if (!r.ok() && !r.is(Code.NOAUTH)) {
-                throw zk.unexpected(deadline, r);
+                throw failures.unexpected(deadline, r);
             }
         }
         parentAcls.checkTop(deadline);

@@ -1,5 +1,7 @@
 package io.cosid.store.zookeeper.internal;
 
+import static io.cosid.store.StoreArguments.printable;
+
 import io.cosid.store.spi.NamespaceRules;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -42,7 +44,7 @@ final class OwnerIndexCodec {
                     }
                     slots.add(slot);
                 } catch (NumberFormatException e) {
-                    throw lines.corrupt("field 'slots' = '" + Printable.of(text)
+                    throw lines.corrupt("field 'slots' = '" + printable(text)
                             + "' is not a list of distinct slot numbers");
                 }
             }

@@ -1,7 +1,6 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreException;
-import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.security.NoSuchAlgorithmException;
@@ -33,15 +32,19 @@ final class ParentAcls {
 
     private static final int DELETE_OR_ADMIN = Perms.DELETE | Perms.ADMIN;
 
-    private final ZkCalls zk;
+    private final RoundTrips roundTrips;
+    private final Reads reads;
+    private final Failures failures;
     private final NodePaths paths;
     private final ZooKeeperOptions options;
     private final String ownDigest;
     private final Set<String> checked = ConcurrentHashMap.newKeySet();
 
     @Inject
-    ParentAcls(ZkCalls zk, NodePaths paths, ZooKeeperOptions options) {
-        this.zk = zk;
+    ParentAcls(RoundTrips roundTrips, Reads reads, Failures failures, NodePaths paths, ZooKeeperOptions options) {
+        this.roundTrips = roundTrips;
+        this.reads = reads;
+        this.failures = failures;
         this.paths = paths;
         this.options = options;
         try {
@@ -79,7 +82,7 @@ final class ParentAcls {
         if (todo.isEmpty()) {
             return;
         }
-        List<Reply> replies = zk.read(deadline, h -> todo.stream().map(n -> ZkCalls.getAcl(h, n)).toList());
+        List<Reply> replies = reads.all(deadline, h -> todo.stream().map(n -> Requests.getAcl(h, n)).toList());
         for (int i = 0; i < todo.size(); i++) {
             String node = todo.get(i);
             Reply r = replies.get(i);
@@ -87,7 +90,7 @@ final class ParentAcls {
                 continue; // the store creates it with its own ACL; checked when it is there
             }
             if (!r.ok()) {
-                throw zk.unexpected(deadline, r);
+                throw failures.unexpected(deadline, r);
             }
             List<ACL> others = r.acl().stream()
                     .filter(a -> (a.getPerms() & DELETE_OR_ADMIN) != 0 && !own(a)).toList();
@@ -99,9 +102,9 @@ final class ParentAcls {
                             + " authenticated as the store: setAcl " + node + " auth::cdrwa), or set the option "
                             + ZooKeeperOptions.ACL_FIX_PARENTS + "=true to let the store do it");
                 }
-                Reply fixed = zk.once1(deadline, h -> ZkCalls.setAcl(h, node, paths.acl()));
+                Reply fixed = roundTrips.sendOne(deadline, h -> Requests.setAcl(h, node, paths.acl()));
                 if (!fixed.ok()) {
-                    throw zk.unexpected(deadline, fixed);
+                    throw failures.unexpected(deadline, fixed);
                 }
             }
             checked.add(node);

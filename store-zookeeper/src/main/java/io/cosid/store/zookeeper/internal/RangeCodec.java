@@ -1,5 +1,7 @@
 package io.cosid.store.zookeeper.internal;
 
+import static io.cosid.store.StoreArguments.printable;
+
 import io.cosid.store.RangeState;
 import io.cosid.store.StoreCorruptedException;
 import java.nio.charset.StandardCharsets;
@@ -39,13 +41,13 @@ final class RangeCodec {
         String text = new String(data, StandardCharsets.UTF_8);
         Matcher m = FORMAT.matcher(text);
         if (!m.matches()) {
-            throw new StoreCorruptedException(location, "'" + Printable.of(text)
+            throw new StoreCorruptedException(location, "'" + printable(text)
                     + "' is not a decimal next value with an optional :sealed suffix");
         }
         try {
             return new RangeState(Long.parseLong(m.group(1)), m.group(2) != null);
         } catch (NumberFormatException e) {
-            throw new StoreCorruptedException(location, "'" + Printable.of(text) + "' is beyond " + Long.MAX_VALUE);
+            throw new StoreCorruptedException(location, "'" + printable(text) + "' is beyond " + Long.MAX_VALUE);
         }
     }
 }

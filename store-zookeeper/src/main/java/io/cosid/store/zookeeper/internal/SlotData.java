@@ -1,5 +1,7 @@
 package io.cosid.store.zookeeper.internal;
 
+import static io.cosid.store.StoreArguments.printable;
+
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotView;
 import io.cosid.store.StoreArguments;
@@ -168,15 +170,15 @@ record SlotData(
             case "held" -> State.HELD;
             case "released" -> State.RELEASED;
             case "idle" -> State.IDLE;
-            default -> throw lines.corrupt("field 'state' = '" + Printable.of(lines.text("state"))
+            default -> throw lines.corrupt("field 'state' = '" + printable(lines.text("state"))
                     + "' is not held, released or idle");
         };
         String owner = lines.text("owner");
         String lastOwner = lines.text("lastOwner");
         checkOwner(lines, "lastOwner", lastOwner);
         if (state == State.HELD ? !owner.equals(lastOwner) || owner.isEmpty() : !owner.isEmpty()) {
-            throw lines.corrupt("field 'owner' = '" + Printable.of(owner) + "' does not fit state " + lines.text("state")
-                    + " and lastOwner '" + Printable.of(lastOwner) + "'");
+            throw lines.corrupt("field 'owner' = '" + printable(owner) + "' does not fit state " + lines.text("state")
+                    + " and lastOwner '" + printable(lastOwner) + "'");
         }
         long fence = lines.number("fence", state == State.HELD ? 1 : 0, Long.MAX_VALUE);
         long ttl = lines.number("ttl", state == State.HELD ? 1 : 0, MAX_TTL);
@@ -188,7 +190,7 @@ record SlotData(
         }
         String nonce = lines.text("nonce");
         if (!NONCE.matcher(nonce).matches()) {
-            throw lines.corrupt("field 'nonce' = '" + Printable.of(nonce) + "' is not 1-64 letters, digits or '-'");
+            throw lines.corrupt("field 'nonce' = '" + printable(nonce) + "' is not 1-64 letters, digits or '-'");
         }
         return new SlotData(state, owner, lastOwner, lines.number("incarnation", 0, Long.MAX_VALUE), fence, ttl,
                 lines.number("tolerance", 0, MAX_TOLERANCE), floor, expiresMin, ceilingMin,

@@ -10,7 +10,7 @@ import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
 import io.cosid.store.StoreCorruptedException;
-import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
+import io.cosid.store.zookeeper.internal.RangeKeyState.Seen;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
@@ -44,38 +44,33 @@ import org.apache.zookeeper.data.Stat;
 @Singleton
 final class ZooKeeperRangeStore implements RangeStore {
 
-    /** What this store last saw of a key's node; state is null for an unused parent placeholder. */
-    private record Seen(RangeState state, int version, byte[] data) {
-    }
-
     private static final RangeState FRESH = new RangeState(0, false);
 
-    /**
-     * The identity of a key's node (czxid) and the highest state this store saw on it, as of the write that
-     * made that state (mzxid). Counters never go down and a sealed key never unseals, so a later state below it
-     * was written by hand (docs/contract.md, "Corrupt data").
-     */
-    private record NodeMark(long czxid, long mzxid, long highestNext, boolean sealed) {
-    }
-
-    private final ZkCalls zk;
+    private final Reads reads;
+    private final ConditionalWrite conditionalWrite;
+    private final PathCreator pathCreator;
+    private final Failures failures;
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
     private final ParentAcls parentAcls;
-    private final Map<String, Seen> seen = new ConcurrentHashMap<>();
-    /** Per key, the node this store has seen and the highest state on it: never forgotten while the store runs. */
-    private final Map<String, NodeMark> marks = new ConcurrentHashMap<>();
-    private final Map<String, AcquireCoalescer> coalescers = new ConcurrentHashMap<>();
     private final ContentionBackoff backoff = new ContentionBackoff();
-    /** Each key's races with other processes: while it is hot, writes carry a read behind them. */
-    private final Map<String, ContentionBackoff.Turns> turns = new ConcurrentHashMap<>();
+    private final Map<String, RangeKeyState> keys = new ConcurrentHashMap<>();
 
     @Inject
-    ZooKeeperRangeStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle, ParentAcls parentAcls) {
-        this.zk = zk;
+    ZooKeeperRangeStore(Reads reads, ConditionalWrite conditionalWrite, PathCreator pathCreator, Failures failures,
+                        NodePaths paths, StoreLifecycle lifecycle, ParentAcls parentAcls) {
+        this.reads = reads;
+        this.conditionalWrite = conditionalWrite;
+        this.pathCreator = pathCreator;
+        this.failures = failures;
         this.paths = paths;
         this.lifecycle = lifecycle;
         this.parentAcls = parentAcls;
+    }
+
+    private RangeKeyState key(String key) {
+        return keys.computeIfAbsent(key, k -> new RangeKeyState(k, paths.range(k),
+                (total, d) -> writeRange(keys.get(k), total, d), backoff.new Turns()));
     }
 
     @Override
@@ -84,41 +79,47 @@ final class ZooKeeperRangeStore implements RangeStore {
         requireSize(size);
         Deadline deadline = lifecycle.start("acquire on range key '" + key + "'");
         parentAcls.checkRangeKey(deadline, key);
-        return coalescers.computeIfAbsent(key, k -> new AcquireCoalescer((total, d) -> writeRange(k, total, d)))
-                .acquire(size, deadline);
+        return key(key).coalescer().acquire(size, deadline);
     }
 
     /** One range of {@code size}: compare-and-set until it lands, backing off after each lost race. */
-    private Range writeRange(String key, long size, Deadline deadline) {
-        ContentionBackoff.Turns turns = this.turns.computeIfAbsent(key, k -> backoff.new Turns());
-        for (int lost = 0; ; ) {
-            Seen current = seen.get(key);
+    private Range writeRange(RangeKeyState key, long size, Deadline deadline) {
+        ContentionBackoff.Turns turns = key.turns();
+        int lost = 0;
+        while (deadline.hasTimeLeft()) {
+            Seen current = key.seen();
             if (current == null) {
                 current = read(deadline, key);
             }
             RangeState state = stateOf(current);
             if (state.sealed()) {
-                throw new RangeSealedException(key, state.next());
+                throw new RangeSealedException(key.key(), state.next());
             }
             if (size > Long.MAX_VALUE - state.next()) {
-                throw new RangeExhaustedException(key, state.next(), size);
+                throw new RangeExhaustedException(key.key(), state.next(), size);
             }
             if (lost == 0 && current != null) {
                 turns.beforeWrite(current.version(), deadline);
             }
             long started = System.nanoTime();
-            Outcome outcome = write(deadline, key, current, new RangeState(state.next() + size, false),
-                    lost > 0 || turns.hot(started));
-            if (outcome == Outcome.LANDED) {
-                backoff.landed(System.nanoTime() - started);
-                turns.landed(seen.get(key).version());
-                return new Range(key, state.next(), state.next() + size);
-            }
-            if (outcome == Outcome.LOST_RACE) {
-                turns.lost();
-                lost = awaitTurn(key, ++lost, deadline);
+            RangeState next = new RangeState(state.next() + size, false);
+            WriteOutcome outcome = write(deadline, key, current, next, lost > 0 || turns.hot(started));
+            switch (outcome.kind()) {
+                case LANDED -> {
+                    backoff.landed(System.nanoTime() - started);
+                    turns.landed(key.seen().version());
+                    return new Range(key.key(), state.next(), next.next());
+                }
+                case LOST_RACE -> {
+                    turns.lost();
+                    lost = awaitTurn(key, lost + 1, deadline);
+                }
+                case UNKNOWN, PARENT_MISSING, NODE_GONE -> {
+                    // read again before the next try; an unknown write is never resent, so its range is a gap
+                }
             }
         }
+        throw deadline.expired(null);
     }
 
     /**
@@ -128,12 +129,12 @@ final class ZooKeeperRangeStore implements RangeStore {
      * shows the key quiet (no write meanwhile) or at such a version: a write over a key mid-turn could only
      * lose, and a read is no transaction for the ensemble.
      */
-    private int awaitTurn(String key, int lost, Deadline deadline) {
-        Seen last = seen.get(key);
+    private int awaitTurn(RangeKeyState key, int lost, Deadline deadline) {
+        Seen last = key.seen();
         if (last != null && ContentionBackoff.Turns.gapAfter(last.version())) {
             return lost;
         }
-        while (backoff.pause(lost, deadline) > backoff.writeNanos() && deadline.remainingNanos() > 0) {
+        while (backoff.pause(lost, deadline) > backoff.writeNanos() && deadline.hasTimeLeft()) {
             Seen now = read(deadline, key);
             if (now == null || last == null || now.version() == last.version()
                     || ContentionBackoff.Turns.gapAfter(now.version())) {
@@ -149,7 +150,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     public Optional<RangeState> peek(String key) {
         requireKey(key);
         Deadline deadline = lifecycle.start("peek on range key '" + key + "'");
-        return Optional.ofNullable(read(deadline, key)).map(Seen::state);
+        return Optional.ofNullable(read(deadline, key(key))).map(Seen::state);
     }
 
     @Override
@@ -158,20 +159,21 @@ final class ZooKeeperRangeStore implements RangeStore {
         requireAtLeast(atLeast);
         Deadline deadline = lifecycle.start("advance on range key '" + key + "'");
         parentAcls.checkRangeKey(deadline, key);
-        while (true) {
-            Seen current = read(deadline, key);
-            RangeState state = stateOf(current);
-            if (state.sealed()) {
-                throw new RangeSealedException(key, state.next());
+        RangeKeyState state = key(key);
+        while (deadline.hasTimeLeft()) {
+            Seen current = read(deadline, state);
+            RangeState now = stateOf(current);
+            if (now.sealed()) {
+                throw new RangeSealedException(key, now.next());
             }
-            if (atLeast <= state.next()) {
-                return state.next();
+            if (atLeast <= now.next()) {
+                return now.next();
             }
-            if (write(deadline, key, current, new RangeState(Math.max(atLeast, state.next()), false), false)
-                    == Outcome.LANDED) {
-                return Math.max(atLeast, state.next());
+            if (write(deadline, state, current, new RangeState(atLeast, false), false).landed()) {
+                return atLeast;
             }
         }
+        throw deadline.expired(null);
     }
 
     @Override
@@ -179,14 +181,15 @@ final class ZooKeeperRangeStore implements RangeStore {
         requireKey(key);
         Deadline deadline = lifecycle.start("seal on range key '" + key + "'");
         parentAcls.checkRangeKey(deadline, key);
-        while (true) {
-            Seen current = read(deadline, key);
-            RangeState state = stateOf(current);
-            if (state.sealed()
-                    || write(deadline, key, current, new RangeState(state.next(), true), false) == Outcome.LANDED) {
-                return state.next();
+        RangeKeyState state = key(key);
+        while (deadline.hasTimeLeft()) {
+            Seen current = read(deadline, state);
+            RangeState now = stateOf(current);
+            if (now.sealed() || write(deadline, state, current, new RangeState(now.next(), true), false).landed()) {
+                return now.next();
             }
         }
+        throw deadline.expired(null);
     }
 
     @Override
@@ -196,7 +199,8 @@ final class ZooKeeperRangeStore implements RangeStore {
         List<String> level = List.of(paths.rangeRoot());
         while (!level.isEmpty()) {
             List<String> parents = level;
-            List<Reply> children = zk.read(deadline, h -> parents.stream().map(p -> ZkCalls.getChildren(h, p)).toList());
+            List<Reply> children = reads.all(deadline,
+                    h -> parents.stream().map(p -> Requests.getChildren(h, p)).toList());
             List<String> next = new ArrayList<>();
             for (int i = 0; i < parents.size(); i++) {
                 Reply r = children.get(i);
@@ -204,11 +208,11 @@ final class ZooKeeperRangeStore implements RangeStore {
                 if (r.ok()) {
                     r.children().forEach(c -> next.add(parent + "/" + c));
                 } else if (!r.is(Code.NONODE)) {
-                    throw zk.unexpected(deadline, r);
+                    throw failures.unexpected(deadline, r);
                 }
             }
             if (!next.isEmpty()) {
-                List<Reply> data = zk.read(deadline, h -> next.stream().map(p -> ZkCalls.getData(h, p)).toList());
+                List<Reply> data = reads.all(deadline, h -> next.stream().map(p -> Requests.getData(h, p)).toList());
                 for (int i = 0; i < next.size(); i++) {
                     Reply r = data.get(i);
                     String key = next.get(i).substring(paths.rangeRoot().length() + 1);
@@ -226,138 +230,67 @@ final class ZooKeeperRangeStore implements RangeStore {
     }
 
     /** Reads the node, checks its identity, remembers it; null when the key is unused. */
-    private Seen read(Deadline deadline, String key) {
-        String path = paths.range(key);
-        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+    private Seen read(Deadline deadline, RangeKeyState key) {
+        Reply r = reads.one(deadline, h -> Requests.getData(h, key.path()));
         if (r.is(Code.NONODE)) {
-            if (marks.containsKey(key)) {
-                throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
-                        "the node this store used was deleted behind its back; restarting it at 0 could reissue values");
+            if (key.known()) {
+                throw new StoreCorruptedException(key.location(), "the node this store used was deleted behind"
+                        + " its back; restarting it at 0 could reissue values");
             }
-            seen.remove(key);
+            key.forget();
             return null;
         }
         if (!r.ok()) {
-            throw zk.unexpected(deadline, r);
+            throw failures.unexpected(deadline, r);
         }
-        return remember(key, path, r);
+        return remember(key, r);
     }
 
     /** Checks a read node's identity and data and remembers it as the state to write over next. */
-    private Seen remember(String key, String path, Reply r) {
-        RangeState state = RangeCodec.decode(key, path, r.data(), r.stat().getVersion());
-        checkNode(key, path, r.stat(), state);
-        Seen s = new Seen(state, r.stat().getVersion(), r.data());
-        if (state == null) {
-            seen.remove(key); // a parent placeholder: the key is unused, but its node exists at version 0
-        } else {
-            seen.put(key, s);
-        }
-        return s;
+    private Seen remember(RangeKeyState key, Reply r) {
+        RangeState state = RangeCodec.decode(key.key(), key.path(), r.data(), r.stat().getVersion());
+        key.check(r.stat(), state);
+        Seen seen = new Seen(state, r.stat().getVersion(), r.data());
+        key.see(seen);
+        return seen;
     }
 
     private static RangeState stateOf(Seen seen) {
         return seen == null || seen.state() == null ? FRESH : seen.state();
     }
 
-    /** How a conditional write ended. */
-    private enum Outcome {
-        /** It landed: the new state is stored. */
-        LANDED,
-        /** Another writer came first; what it wrote is already known when the write was followed by a read. */
-        LOST_RACE,
-        /** The outcome is unknown or a parent was missing: read again before the next try, never resend. */
-        RETRY
-    }
-
     /**
-     * Writes {@code next} over what was seen (null: no node). With {@code readBehind}, a read of the node is
-     * pipelined behind a plain conditional write, so that a lost race already knows the winner's state: the
-     * retry costs no extra round trip.
+     * Writes {@code next} over what was seen (null: no node). With {@code readBehind}, a lost race already
+     * knows the winner's state: the retry costs no extra round trip. After any outcome but a landed write, the
+     * next try reads first.
      */
-    private Outcome write(Deadline deadline, String key, Seen current, RangeState next, boolean readBehind) {
-        String path = paths.range(key);
+    private WriteOutcome write(Deadline deadline, RangeKeyState key, Seen current, RangeState next,
+                               boolean readBehind) {
         byte[] data = RangeCodec.encode(next);
-        Reply r;
-        Reply behind = null;
-        if (current == null) {
-            r = zk.once1(deadline, h -> ZkCalls.create(h, path, data, paths.acl()));
-        } else if (!ConditionalWrite.needsClaim(current.version())) {
-            if (readBehind) {
-                List<Reply> replies = zk.once(deadline, h -> List.of(
-                        ZkCalls.setData(h, path, data, current.version()), ZkCalls.getData(h, path)));
-                r = replies.get(0);
-                behind = replies.get(1);
-            } else {
-                r = zk.setDataNow(deadline, path, data, current.version());
+        NodeChange change = current == null ? NodeChange.create(key.path(), data)
+                : NodeChange.replace(key.path(), current.version(), current.data(), data);
+        WriteOutcome outcome = readBehind ? conditionalWrite.sendWithReadBehind(deadline, key.location(), change)
+                : conditionalWrite.send(deadline, key.location(), change);
+        key.forget();
+        switch (outcome.kind()) {
+            case LANDED -> {
+                Stat stat = outcome.stat(0);
+                key.check(stat, next);
+                key.see(new Seen(next, stat.getVersion(), data));
             }
-        } else {
-            r = ConditionalWrite.sendAtWrap(zk, paths, deadline, path, current.data(), data,
-                    "range key '" + key + "' (" + path + ")");
+            case LOST_RACE -> {
+                // the read behind the failed write (same session, so answered after it) shows what won
+                if (outcome.behind() != null) {
+                    remember(key, outcome.behind());
+                }
+            }
+            // the first key under a new prefix, or the claim root at the wrap; a node that is itself gone is not
+            // created again: the read before the next try reports it
+            case PARENT_MISSING -> pathCreator.ensure(deadline, outcome.missingParent());
+            case UNKNOWN, NODE_GONE -> {
+                // our write may or may not have landed: read again, never resend
+            }
         }
-        if (r.ok()) {
-            checkNode(key, path, r.stat(), next);
-            seen.put(key, new Seen(next, r.stat().getVersion(), data));
-            return Outcome.LANDED;
-        }
-        seen.remove(key);
-        if (r.is(Code.NONODE)) {
-            // a parent is missing (first key under a new prefix, or the claim root at the wrap); a node that is
-            // itself gone is not created again: the read before the next try reports it
-            String parent = current == null ? NodePaths.parent(path) : ConditionalWrite.missingParent(r,
-                    ConditionalWrite.ops(paths, path, current.version(), current.data(), data));
-            if (parent != null) {
-                zk.ensurePath(deadline, parent, paths.acl());
-            }
-            return Outcome.RETRY;
-        }
-        if (r.is(Code.BADVERSION) || r.is(Code.NODEEXISTS)) {
-            // another writer came first; the read behind it (same session, so answered after it) shows what won
-            if (behind != null && behind.ok()) {
-                remember(key, path, behind);
-            }
-            return Outcome.LOST_RACE;
-        }
-        if (r.connectionProblem()) {
-            return Outcome.RETRY; // our write may or may not have landed: read again, never resend
-        }
-        throw zk.unexpected(deadline, r);
-    }
-
-    /**
-     * The node must be the one this store has always used (same czxid), and its state must not be below the
-     * highest this store saw on it: a counter lowered or a key unsealed by hand would hand out values twice.
-     * Only a state written after the marked one (larger mzxid) is judged; an older reply that arrives late (a
-     * concurrent read in this store) is neither judged nor remembered. {@code state} is null for an unused
-     * parent placeholder.
-     */
-    private void checkNode(String key, String path, Stat stat, RangeState state) {
-        long next = state == null ? 0 : state.next();
-        boolean sealed = state != null && state.sealed();
-        marks.compute(key, (k, known) -> {
-            if (known == null) {
-                return new NodeMark(stat.getCzxid(), stat.getMzxid(), next, sealed);
-            }
-            if (known.czxid() != stat.getCzxid()) {
-                throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
-                        "the node was recreated behind this store's back (czxid " + stat.getCzxid() + ", expected "
-                                + known.czxid() + ")");
-            }
-            if (stat.getMzxid() <= known.mzxid()) {
-                return known;
-            }
-            if (next < known.highestNext()) {
-                throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
-                        "its next value " + next + " is below " + known.highestNext() + ", which this store saw"
-                                + " there before: it was lowered behind the store's back, and values from "
-                                + next + " on may have been handed out already (raise it again with advance to at"
-                                + " least " + known.highestNext() + ")");
-            }
-            if (known.sealed() && !sealed) {
-                throw new StoreCorruptedException("range key '" + key + "' (" + path + ")",
-                        "it was sealed at " + known.highestNext() + " and is unsealed now, behind the store's back");
-            }
-            return new NodeMark(known.czxid(), stat.getMzxid(), next, sealed);
-        });
+        return outcome;
     }
 }

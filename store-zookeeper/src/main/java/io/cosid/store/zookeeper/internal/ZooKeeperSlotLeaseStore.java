@@ -1,5 +1,7 @@
 package io.cosid.store.zookeeper.internal;
 
+import static io.cosid.store.StoreArguments.printable;
+
 import static io.cosid.store.StoreArguments.requireFence;
 import static io.cosid.store.StoreArguments.requireInstant;
 import static io.cosid.store.StoreArguments.requireLease;
@@ -24,8 +26,8 @@ import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.spi.NamespaceRules;
+import io.cosid.store.spi.SlotChoiceOrder;
 import io.cosid.store.spi.SlotHistory;
-import io.cosid.store.zookeeper.internal.ZkCalls.Reply;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
@@ -40,10 +42,15 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -90,7 +97,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private record Start(long now, Namespace namespace, Reply second) {
     }
 
-    private final ZkCalls zk;
+    private final RoundTrips roundTrips;
+    private final Reads reads;
+    private final ConditionalWrite conditionalWrite;
+    private final PathCreator pathCreator;
+    private final Failures failures;
     private final NodePaths paths;
     private final StoreLifecycle lifecycle;
     private final ParentAcls parentAcls;
@@ -102,9 +113,14 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private final Map<String, SlotMark> marks = new ConcurrentHashMap<>();
 
     @Inject
-    ZooKeeperSlotLeaseStore(ZkCalls zk, NodePaths paths, StoreLifecycle lifecycle, ParentAcls parentAcls,
-                            Settlements settlements) {
-        this.zk = zk;
+    ZooKeeperSlotLeaseStore(RoundTrips roundTrips, Reads reads, ConditionalWrite conditionalWrite,
+                            PathCreator pathCreator, Failures failures, NodePaths paths, StoreLifecycle lifecycle,
+                            ParentAcls parentAcls, Settlements settlements) {
+        this.roundTrips = roundTrips;
+        this.reads = reads;
+        this.conditionalWrite = conditionalWrite;
+        this.pathCreator = pathCreator;
+        this.failures = failures;
         this.paths = paths;
         this.lifecycle = lifecycle;
         this.parentAcls = parentAcls;
@@ -122,40 +138,43 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         Deadline deadline = lifecycle.start("define of namespace '" + namespace + "'");
         parentAcls.checkNamespace(deadline, namespace);
         String path = paths.namespace(namespace);
-        while (true) {
-            Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
-            Reply w;
+        String location = "namespace '" + namespace + "' (" + path + ")";
+        byte[] data = NamespaceCodec.encode(requested);
+        while (deadline.hasTimeLeft()) {
+            Reply r = reads.one(deadline, h -> Requests.getData(h, path));
+            WriteOutcome w;
             if (r.is(Code.NONODE)) {
-                w = zk.once1(deadline, h -> ZkCalls.multi(h, List.of(
-                        ZkCalls.createOp(path, NamespaceCodec.encode(requested), paths.acl()),
-                        ZkCalls.createOp(paths.clock(namespace), new byte[0], paths.acl()))));
-                if (w.is(Code.NONODE)) {
-                    zk.ensurePath(deadline, paths.slotRoot(), paths.acl());
-                    continue;
-                }
+                w = conditionalWrite.send(deadline, location, NodeChange.create(path, data),
+                        NodeChange.create(paths.clock(namespace), new byte[0]));
             } else if (r.ok()) {
                 Namespace current = NamespaceCodec.decode(namespace, path, r.data());
                 if (!NamespaceRules.redefines(current, requested)) {
                     ensureBookkeeping(deadline, namespace);
                     return current;
                 }
-                w = conditionalWrite(deadline, "namespace '" + namespace + "' (" + path + ")", path, r.stat().getVersion(),
-                        r.data(), NamespaceCodec.encode(requested));
+                w = conditionalWrite.send(deadline, location,
+                        NodeChange.replace(path, r.stat().getVersion(), r.data(), data));
             } else {
-                throw zk.unexpected(deadline, r);
+                throw failures.unexpected(deadline, r);
             }
-            if (w.ok()) {
-                ensureBookkeeping(deadline, namespace);
-                return requested;
-            }
-            if (w.is(Code.NONODE)) {
-                createMissingBookkeeping(deadline, w,
-                        ConditionalWrite.ops(paths, path, r.stat().getVersion(), r.data(), NamespaceCodec.encode(requested)),
-                        namespace);
-            } else if (!(w.is(Code.NODEEXISTS) || w.is(Code.BADVERSION) || w.connectionProblem())) {
-                throw zk.unexpected(deadline, w);
+            switch (w.kind()) {
+                case LANDED -> {
+                    ensureBookkeeping(deadline, namespace);
+                    return requested;
+                }
+                case PARENT_MISSING -> {
+                    if (w.missingParent().equals(paths.slotRoot())) {
+                        pathCreator.ensure(deadline, paths.slotRoot());
+                    } else {
+                        createMissingBookkeeping(deadline, w.missingParent(), namespace);
+                    }
+                }
+                case LOST_RACE, UNKNOWN, NODE_GONE -> {
+                    // read again: what is stored now decides (an unknown write that landed reads as defined)
+                }
             }
         }
+        throw deadline.expired(null);
     }
 
     /**
@@ -164,32 +183,31 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * repair of a clock node deleted by hand. One round trip when both exist.
      */
     private void ensureBookkeeping(Deadline deadline, String ns) {
-        List<Reply> replies = zk.once(deadline, h -> List.of(
-                ZkCalls.create(h, paths.owners(ns), new byte[0], paths.acl()),
-                ZkCalls.create(h, paths.clock(ns), new byte[0], paths.acl())));
+        List<Reply> replies = roundTrips.send(deadline, h -> List.of(
+                Requests.create(h, paths.owners(ns), new byte[0], paths.acl()),
+                Requests.create(h, paths.clock(ns), new byte[0], paths.acl())));
         Reply owners = replies.get(0);
         if (owners.is(Code.NONODE) || owners.connectionProblem()) {
-            zk.ensurePath(deadline, paths.owners(ns), paths.acl());
+            pathCreator.ensure(deadline, paths.owners(ns));
         } else if (!owners.ok() && !owners.is(Code.NODEEXISTS)) {
-            throw zk.unexpected(deadline, owners);
+            throw failures.unexpected(deadline, owners);
         }
         Reply clock = replies.get(1);
         if (clock.connectionProblem()) {
-            zk.ensurePath(deadline, paths.clock(ns), paths.acl());
+            pathCreator.ensure(deadline, paths.clock(ns));
         } else if (!clock.ok() && !clock.is(Code.NODEEXISTS) && !clock.is(Code.NONODE)) {
-            throw zk.unexpected(deadline, clock);
+            throw failures.unexpected(deadline, clock);
         }
     }
 
     /**
-     * After a write answered "no node": creates the missing parent when it is the store's own bookkeeping (the
+     * After a write found a parent missing: creates it when it is the store's own bookkeeping (the
      * claim root, the namespace's owner indexes). A missing slot or namespace node is never created here: the
      * next read reports it (a slot deleted behind the store's back, a namespace never defined).
      */
-    private void createMissingBookkeeping(Deadline deadline, Reply w, List<Op> ops, String ns) {
-        String parent = ConditionalWrite.missingParent(w, ops);
-        if (parent != null && (parent.equals(paths.wrapRoot()) || parent.equals(paths.owners(ns)))) {
-            zk.ensurePath(deadline, parent, paths.acl());
+    private void createMissingBookkeeping(Deadline deadline, String parent, String ns) {
+        if (parent.equals(paths.wrapRoot()) || parent.equals(paths.owners(ns))) {
+            pathCreator.ensure(deadline, parent);
         }
     }
 
@@ -198,12 +216,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(namespace);
         Deadline deadline = lifecycle.start("read of namespace '" + namespace + "'");
         String path = paths.namespace(namespace);
-        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        Reply r = reads.one(deadline, h -> Requests.getData(h, path));
         if (r.is(Code.NONODE)) {
             return Optional.empty();
         }
         if (!r.ok()) {
-            throw zk.unexpected(deadline, r);
+            throw failures.unexpected(deadline, r);
         }
         return Optional.of(NamespaceCodec.decode(namespace, path, r.data()));
     }
@@ -211,15 +229,15 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public List<Namespace> namespaces() {
         Deadline deadline = lifecycle.start("list of namespaces");
-        Reply children = zk.read1(deadline, h -> ZkCalls.getChildren(h, paths.slotRoot()));
+        Reply children = reads.one(deadline, h -> Requests.getChildren(h, paths.slotRoot()));
         if (children.is(Code.NONODE)) {
             return List.of();
         }
         if (!children.ok()) {
-            throw zk.unexpected(deadline, children);
+            throw failures.unexpected(deadline, children);
         }
         List<String> names = children.children().stream().sorted().toList();
-        List<Reply> data = zk.read(deadline, h -> names.stream().map(n -> ZkCalls.getData(h, paths.namespace(n))).toList());
+        List<Reply> data = reads.all(deadline, h -> names.stream().map(n -> Requests.getData(h, paths.namespace(n))).toList());
         List<Namespace> result = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             if (data.get(i).ok()) {
@@ -249,7 +267,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         // a preferred slot outside the namespace is refused before anything is written (its clock included)
         preferred.ifPresent(slot -> requireSlot(slot, namespaceWith(deadline, ns, slot)));
         String ownerPath = paths.owner(ns, ownerKey);
-        for (int lost = 0; ; ) {
+        int lost = 0;
+        while (deadline.hasTimeLeft()) {
             Start start = start(deadline, ns, ownerPath);
             Namespace namespace = start.namespace();
             Reply index = start.second();
@@ -259,24 +278,22 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             Choice choice = chooseFreeSlot(deadline, namespace, owned, preferred, start.now(), spread(lost));
             int chosen = choice.slot();
             Seen slot = choice.seen();
-            String slotPath = paths.slot(ns, chosen);
             String nonce = UUID.randomUUID().toString();
             SlotData term = slot.data().startTerm(slot.mtime(), start.now(), ownerKey, ttl, namespace.tolerance(), nonce);
             byte[] termData = term.encode();
             byte[] indexData = OwnerIndexCodec.encode(NamespaceRules.ownerIndexAfter(chosen, owned), nonce);
-            List<Op> ops = new ArrayList<>(writeSlotOps(slotPath, slot, termData));
-            int slotOps = ops.size();
-            ops.addAll(index.is(Code.NONODE) ? List.of(ZkCalls.createOp(ownerPath, indexData, paths.acl()))
-                    : ConditionalWrite.ops(paths, ownerPath, index.stat().getVersion(), index.data(), indexData));
-            Reply w;
-            Seen mine = null;
+            NodeChange indexChange = index.is(Code.NONODE) ? NodeChange.create(ownerPath, indexData)
+                    : NodeChange.replace(ownerPath, index.stat().getVersion(), index.data(), indexData);
+            WriteOutcome w;
+            Seen mine;
             try {
-                w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
-                if (w.ok()) {
-                    mine = written(deadline, ns, chosen, term, termData, w.results(), slotOps);
-                } else if (w.connectionProblem()) {
-                    mine = readBack(deadline, ns, chosen, nonce);
-                }
+                w = conditionalWrite.send(deadline, location(ns, chosen),
+                        slotChange(paths.slot(ns, chosen), slot, termData), indexChange);
+                mine = switch (w.kind()) {
+                    case LANDED -> written(deadline, ns, chosen, term, termData, w);
+                    case UNKNOWN -> readBack(deadline, ns, chosen, nonce);
+                    case LOST_RACE, PARENT_MISSING, NODE_GONE -> null;
+                };
             } catch (StoreCorruptedException e) {
                 throw e;
             } catch (StoreException e) {
@@ -288,18 +305,17 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             if (mine != null) {
                 return mine.data().lease(ns, chosen, mine.mtime());
             }
-            if (w.connectionProblem()) {
-                // the read-back did not find this attempt's nonce: the write did not land
-            } else if (w.is(Code.NONODE)) {
-                createMissingBookkeeping(deadline, w, ops, ns);
-            } else if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
-                ConditionalWrite.refuseStaleClaim(zk, paths, deadline, w, ops, location(ns, chosen));
-                lost++;
-            } else {
-                throw zk.unexpected(deadline, w);
+            switch (w.kind()) {
+                case LOST_RACE -> lost++; // another acquire took the slot or wrote the index first
+                case PARENT_MISSING -> createMissingBookkeeping(deadline, w.missingParent(), ns);
+                case LANDED, UNKNOWN, NODE_GONE -> {
+                    // unknown: the read-back did not find this attempt's nonce, so the write did not land;
+                    // a node gone is reported by the next read
+                }
             }
-            // another acquire took the slot or wrote the index first: start again with a fresh clock
+            // start again with a fresh clock
         }
+        throw deadline.expired(null);
     }
 
     /**
@@ -312,12 +328,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             return known;
         }
         String path = paths.namespace(ns);
-        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        Reply r = reads.one(deadline, h -> Requests.getData(h, path));
         if (r.is(Code.NONODE)) {
             throw new NamespaceNotFoundException(ns);
         }
         if (!r.ok()) {
-            throw zk.unexpected(deadline, r);
+            throw failures.unexpected(deadline, r);
         }
         return known(NamespaceCodec.decode(ns, path, r.data()));
     }
@@ -359,18 +375,17 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * reads behind it see everything up to it), then the namespace and one more node, pipelined.
      */
     private Start start(Deadline deadline, String ns, String secondPath) {
-        return start(deadline, ns, h -> ZkCalls.getData(h, secondPath));
+        return start(deadline, ns, h -> Requests.getData(h, secondPath));
     }
 
     /** The same first round trip with any third request (inspect lists the namespace's children). */
-    private Start start(Deadline deadline, String ns,
-                        java.util.function.Function<org.apache.zookeeper.ZooKeeper, java.util.concurrent.CompletableFuture<Reply>> third) {
+    private Start start(Deadline deadline, String ns, Function<ZooKeeper, CompletableFuture<Reply>> third) {
         parentAcls.checkNamespace(deadline, ns);
         String clock = paths.clock(ns);
         String nsPath = paths.namespace(ns);
-        List<Reply> replies = zk.read(deadline, h -> List.of(
-                ZkCalls.setData(h, clock, new byte[0], -1), // not a compare-and-set: only its mtime matters
-                ZkCalls.getData(h, nsPath),
+        List<Reply> replies = reads.all(deadline, h -> List.of(
+                Requests.setData(h, clock, new byte[0], -1), // not a compare-and-set: only its mtime matters
+                Requests.getData(h, nsPath),
                 third.apply(h)));
         Reply clockReply = replies.get(0);
         Reply nsReply = replies.get(1);
@@ -378,7 +393,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             throw new NamespaceNotFoundException(ns);
         }
         if (!nsReply.ok()) {
-            throw zk.unexpected(deadline, nsReply);
+            throw failures.unexpected(deadline, nsReply);
         }
         Namespace namespace = known(NamespaceCodec.decode(ns, nsPath, nsReply.data()));
         if (clockReply.is(Code.NONODE)) {
@@ -387,11 +402,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                             + " and tolerance, which creates the clock node; nothing else changes)");
         }
         if (!clockReply.ok()) {
-            throw zk.unexpected(deadline, clockReply);
+            throw failures.unexpected(deadline, clockReply);
         }
         Reply second = replies.get(2);
         if (!second.ok() && !second.is(Code.NONODE)) {
-            throw zk.unexpected(deadline, second);
+            throw failures.unexpected(deadline, second);
         }
         return new Start(clockReply.stat().getMtime(), namespace, second);
     }
@@ -401,49 +416,43 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * owner index's slots, the preferred slot and the first batch of the lowest slots.
      */
     private Choice chooseFreeSlot(Deadline deadline, Namespace ns, List<Integer> owned, OptionalInt preferred,
-                                long now, int spread) {
-        Set<Integer> candidates = new LinkedHashSet<>();
-        owned.stream().filter(ns::contains).forEach(candidates::add);
-        preferred.ifPresent(candidates::add);
+                                  long now, int spread) {
+        List<Integer> firstChoices = SlotChoiceOrder.firstChoices(ns, owned, preferred);
         int scanned = Math.min(FIRST_BATCH, ns.limit());
-        Set<Integer> firstRead = new LinkedHashSet<>(candidates);
+        Set<Integer> firstRead = new LinkedHashSet<>(firstChoices);
         for (int s = 0; s < scanned; s++) {
             firstRead.add(s);
         }
         Map<Integer, Reply> batch = readSlots(deadline, ns.name(), List.copyOf(firstRead));
-        for (int slot : candidates) {
+        for (int slot : firstChoices) {
             Seen seen = decode(deadline, ns.name(), slot, batch.get(slot));
             if (seen.data().isFreeAt(now, seen.mtime())) {
                 return new Choice(slot, seen);
             }
         }
-        int from = 0;
-        int size = FIRST_BATCH;
-        List<Integer> free = new ArrayList<>();
-        List<Seen> freeSeen = new ArrayList<>();
-        while (true) {
-            for (int slot = from; slot < scanned && free.size() < spread; slot++) {
-                Seen seen = decode(deadline, ns.name(), slot, batch.get(slot));
-                if (seen.data().isFreeAt(now, seen.mtime())) {
-                    free.add(slot);
-                    freeSeen.add(seen);
-                }
-            }
-            if (free.size() >= spread || (scanned >= ns.limit() && !free.isEmpty())) {
-                int pick = free.size() == 1 ? 0 : java.util.concurrent.ThreadLocalRandom.current().nextInt(free.size());
-                return new Choice(free.get(pick), freeSeen.get(pick));
-            }
-            if (scanned >= ns.limit()) {
-                throw new SlotsExhaustedException(ns.name(), ns.limit());
-            }
-            from = scanned;
+        List<Choice> free = new ArrayList<>();
+        collectFree(deadline, ns.name(), batch, 0, scanned, now, spread, free);
+        for (int size = FIRST_BATCH; free.size() < spread && scanned < ns.limit(); ) {
+            int from = scanned;
             size = size < MAX_BATCH ? MAX_BATCH : size * 4;
             scanned = (int) Math.min((long) from + size, ns.limit());
-            List<Integer> next = new ArrayList<>();
-            for (int s = from; s < scanned; s++) {
-                next.add(s);
+            batch = readSlots(deadline, ns.name(), IntStream.range(from, scanned).boxed().toList());
+            collectFree(deadline, ns.name(), batch, from, scanned, now, spread, free);
+        }
+        if (free.isEmpty()) {
+            throw new SlotsExhaustedException(ns.name(), ns.limit());
+        }
+        return free.get(free.size() == 1 ? 0 : ThreadLocalRandom.current().nextInt(free.size()));
+    }
+
+    /** Adds the free slots among {@code [from, to)} of a batch read, lowest first, until there are {@code spread}. */
+    private void collectFree(Deadline deadline, String ns, Map<Integer, Reply> batch, int from, int to, long now,
+                             int spread, List<Choice> free) {
+        for (int slot = from; slot < to && free.size() < spread; slot++) {
+            Seen seen = decode(deadline, ns, slot, batch.get(slot));
+            if (seen.data().isFreeAt(now, seen.mtime())) {
+                free.add(new Choice(slot, seen));
             }
-            batch = readSlots(deadline, ns.name(), next);
         }
     }
 
@@ -456,8 +465,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         for (int from = 0; from < slots.size(); from += MAX_BATCH) {
             chunks.add(slots.subList(from, Math.min(from + MAX_BATCH, slots.size())));
         }
-        List<Reply> replies = zk.read(deadline, h -> chunks.stream()
-                .map(chunk -> ZkCalls.multi(h, chunk.stream().map(s -> Op.getData(paths.slot(ns, s))).toList()))
+        List<Reply> replies = reads.all(deadline, h -> chunks.stream()
+                .map(chunk -> Requests.multi(h, chunk.stream().map(s -> Op.getData(paths.slot(ns, s))).toList()))
                 .toList());
         Map<Integer, Reply> bySlot = new TreeMap<>();
         for (int c = 0; c < chunks.size(); c++) {
@@ -466,7 +475,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             // A read-only multi answers per operation; its overall code is the first operation's error (a
             // missing slot node), so only the absence of per-operation results is a failure.
             if (r.results() == null || r.results().size() != chunk.size()) {
-                throw zk.unexpected(deadline, r);
+                throw failures.unexpected(deadline, r);
             }
             for (int i = 0; i < chunk.size(); i++) {
                 OpResult result = r.results().get(i);
@@ -494,7 +503,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             if (mark == null) {
                 return Seen.absent();
             }
-            Reply again = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+            Reply again = reads.one(deadline, h -> Requests.getData(h, path));
             if (again.is(Code.NONODE)) {
                 throw new StoreCorruptedException(location(ns, slot), "the slot was deleted behind this store's back"
                         + " after it saw fence " + mark.view().fence() + "; starting it over at fence 1 could hand"
@@ -542,17 +551,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     public SlotLease renew(SlotLease lease) {
         requireLease(lease);
         Deadline deadline = lifecycle.start("renew of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
-        String path = paths.slot(lease.namespace(), lease.slot());
-        Attempts attempts = new Attempts();
-        while (true) {
-            Seen current = currentTerm(deadline, lease, false, attempts);
-            String nonce = UUID.randomUUID().toString();
-            SlotData renewed = current.data().renewed(current.mtime(), nonce);
-            Seen mine = writeTerm(deadline, lease, path, current, renewed, attempts);
-            if (mine != null) {
-                return mine.data().lease(lease.namespace(), lease.slot(), mine.mtime());
-            }
-        }
+        Seen mine = changeTerm(deadline, lease, false,
+                current -> current.data().renewed(current.mtime(), UUID.randomUUID().toString()));
+        return mine.data().lease(lease.namespace(), lease.slot(), mine.mtime());
     }
 
     @Override
@@ -585,39 +586,63 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     private Instant endTerm(Deadline deadline, SlotLease lease, long stampedBefore) {
-        String path = paths.slot(lease.namespace(), lease.slot());
-        Attempts attempts = new Attempts();
-        while (true) {
-            Seen current = currentTerm(deadline, lease, true, attempts);
-            if (current.data().state() != SlotData.State.HELD) {
-                // released (or ended) already: idempotent
-                return Instant.ofEpochMilli(current.data().effectiveNextFloor(current.mtime()));
-            }
-            SlotData released = current.data().released(current.mtime(), UUID.randomUUID().toString(), stampedBefore);
-            Seen mine = writeTerm(deadline, lease, path, current, released, attempts);
-            if (mine != null) {
-                return Instant.ofEpochMilli(mine.data().effectiveNextFloor(mine.mtime()));
-            }
-        }
+        Seen ended = changeTerm(deadline, lease, true, current -> current.data().released(current.mtime(),
+                UUID.randomUUID().toString(), stampedBefore));
+        return Instant.ofEpochMilli(ended.data().effectiveNextFloor(ended.mtime()));
     }
 
     /**
-     * What one renew or release has sent so far. {@link LeaseLostException} promises that nothing was written;
-     * once a write of this operation had an unknown outcome that its read-back could not settle, a term found
-     * over may have been ended (or extended) by that very write, so the answer is an unknown outcome instead.
-     * Why it matters: a release that landed, whose reply was lost while the next holder took the slot, would
-     * otherwise be reported as "lost, nothing written", and the holder would not know its window was cut at
-     * the release bound.
+     * Writes the lease's own term, changed by {@code change}, until the write lands; returns the slot as
+     * written. For a release, a term released or ended already is returned as it is (release is idempotent).
+     *
+     * <p>{@link LeaseLostException} promises that nothing was written. Once a write of this operation had an
+     * unknown outcome that its read-back could not settle ({@code unsettled}), a term found over may have been
+     * ended (or extended) by that very write, so the answer is an unknown outcome instead. Why it matters: a
+     * release that landed, whose reply was lost while the next holder took the slot, would otherwise be
+     * reported as "lost, nothing written", and the holder would not know its window was cut at the release
+     * bound.
      */
-    private static final class Attempts {
-        boolean unknownWrite;
+    private Seen changeTerm(Deadline deadline, SlotLease lease, boolean release, Function<Seen, SlotData> change) {
+        String path = paths.slot(lease.namespace(), lease.slot());
+        String location = location(lease.namespace(), lease.slot());
+        boolean unsettled = false;
+        while (deadline.hasTimeLeft()) {
+            Seen current = currentTerm(deadline, lease, release, unsettled);
+            if (current.data().state() != SlotData.State.HELD) {
+                return current;
+            }
+            SlotData next = change.apply(current);
+            byte[] data = next.encode();
+            WriteOutcome w = conditionalWrite.send(deadline, location,
+                    NodeChange.replace(path, current.version(), current.raw(), data));
+            if (w.landed()) {
+                return landedTerm(lease, current, next, data, w.stat(0));
+            }
+            written.remove(path);
+            switch (w.kind()) {
+                case UNKNOWN -> {
+                    Seen mine = readBack(deadline, lease.namespace(), lease.slot(), next.nonce());
+                    if (mine != null) {
+                        return mine;
+                    }
+                    unsettled = true;
+                }
+                case PARENT_MISSING -> createMissingBookkeeping(deadline, w.missingParent(), lease.namespace());
+                case LANDED, LOST_RACE, NODE_GONE -> {
+                    // the node changed or is gone: the next read decides
+                }
+            }
+        }
+        throw deadline.expired(null);
     }
 
     /**
      * The slot as this store last wrote it when that is still the lease's term, else read; a lease whose term
      * is over is lost. For release, a term already released or ended is returned as it is.
+     *
+     * @param unsettled whether a write of this operation may have landed unseen (see {@link #changeTerm})
      */
-    private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release, Attempts attempts) {
+    private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release, boolean unsettled) {
         String path = paths.slot(lease.namespace(), lease.slot());
         Seen cached = written.get(path);
         // The conditional write that follows verifies the cached state is still there, by its data version. A
@@ -627,57 +652,35 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             return cached;
         }
         // every other answer (lost, already released) is decided on what the server holds now
-        Seen current = decode(deadline, lease.namespace(), lease.slot(), zk.read1(deadline, h -> ZkCalls.getData(h, path)));
+        Seen current = decode(deadline, lease.namespace(), lease.slot(),
+                reads.one(deadline, h -> Requests.getData(h, path)));
         SlotData data = current.data();
-        if (data.isTermOf(lease) && data.state() == SlotData.State.HELD) {
-            return current;
-        }
-        if (release && data.isTermOf(lease)) {
+        if (data.isTermOf(lease) && (data.state() == SlotData.State.HELD || release)) {
             return current;
         }
         String reason = data.isTermOf(lease) ? "the term was released or ended"
                 : "the slot's current term has fence " + data.fence() + " (owner '" + data.lastOwner() + "')";
         LeaseLostException lost = new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
-        if (attempts.unknownWrite) {
-            throw zk.outcomeUnknown(deadline, "the lease's term is over now (" + reason + ")", lost);
+        if (unsettled) {
+            throw failures.outcomeUnknown(deadline, "the lease's term is over now (" + reason + ")", lost);
         }
         throw lost;
     }
 
     /**
-     * One conditional write of the lease's own term. Returns what was written, or null when the caller must
-     * look again (the node changed, or the outcome was unknown and the read-back did not find our nonce).
+     * A renew or release that landed. A node deleted and created again behind the store's back, then written up
+     * to the very version this store wrote last, takes the write: the czxid tells, and the write is refused.
      */
-    private Seen writeTerm(Deadline deadline, SlotLease lease, String path, Seen current, SlotData next,
-                           Attempts attempts) {
-        byte[] data = next.encode();
-        Reply w = conditionalWrite(deadline, location(lease.namespace(), lease.slot()), path, current.version(),
-                current.raw(), data);
-        if (w.ok() && w.stat().getCzxid() != current.czxid()) {
+    private Seen landedTerm(SlotLease lease, Seen current, SlotData next, byte[] data, Stat stat) {
+        String path = paths.slot(lease.namespace(), lease.slot());
+        if (stat.getCzxid() != current.czxid()) {
             written.remove(path);
             throw new StoreCorruptedException(location(lease.namespace(), lease.slot()), "it was deleted and created"
-                    + " again behind this store's back (czxid " + w.stat().getCzxid() + ", expected " + current.czxid()
-                    + ") and written up to the very version this store wrote last, so this store's " + next.state()
-                    .name().toLowerCase(Locale.ROOT) + " of fence " + next.fence() + " landed on it");
+                    + " again behind this store's back (czxid " + stat.getCzxid() + ", expected " + current.czxid()
+                    + ") and written up to the very version this store wrote last, so this store's "
+                    + next.state().name().toLowerCase(Locale.ROOT) + " of fence " + next.fence() + " landed on it");
         }
-        if (w.ok()) {
-            return remember(lease.namespace(), lease.slot(), next, data, w.stat());
-        }
-        written.remove(path);
-        if (w.connectionProblem()) {
-            Seen mine = readBack(deadline, lease.namespace(), lease.slot(), next.nonce());
-            attempts.unknownWrite |= mine == null;
-            return mine;
-        }
-        if (w.is(Code.NONODE)) {
-            createMissingBookkeeping(deadline, w, ConditionalWrite.ops(paths, path, current.version(), current.raw(), data),
-                    lease.namespace());
-            return null;
-        }
-        if (w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS)) {
-            return null;
-        }
-        throw zk.unexpected(deadline, w);
+        return remember(lease.namespace(), lease.slot(), next, data, stat);
     }
 
     @Override
@@ -689,11 +692,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireSlot(slot, namespaceWith(deadline, namespace, slot));
         String path = paths.slot(namespace, slot);
         // values already reached are decided on a read, so that a no-op writes nothing (its clock included)
-        Seen first = decode(deadline, namespace, slot, zk.read1(deadline, h -> ZkCalls.getData(h, path)));
+        Seen first = decode(deadline, namespace, slot, reads.one(deadline, h -> Requests.getData(h, path)));
         if (first.data().isAtLeast(first.mtime(), fenceAtLeast, floorAtLeast)) {
             return first.data().view(namespace, slot, first.mtime());
         }
-        while (true) {
+        while (deadline.hasTimeLeft()) {
             Start start = start(deadline, namespace, path);
             Seen current = decode(deadline, namespace, slot, start.second());
             SlotData data = current.data();
@@ -706,20 +709,19 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             }
             SlotData advanced = data.advanced(current.mtime(), fenceAtLeast, floorAtLeast, UUID.randomUUID().toString());
             byte[] bytes = advanced.encode();
-            List<Op> ops = writeSlotOps(path, current, bytes);
-            Reply w = zk.once1(deadline, h -> ZkCalls.multi(h, ops));
-            if (w.ok()) {
-                return advanced.view(namespace, slot,
-                        written(deadline, namespace, slot, advanced, bytes, w.results(), ops.size()).mtime());
+            WriteOutcome w = conditionalWrite.send(deadline, location(namespace, slot), slotChange(path, current, bytes));
+            if (w.landed()) {
+                return advanced.view(namespace, slot, written(deadline, namespace, slot, advanced, bytes, w).mtime());
             }
             written.remove(path);
-            ConditionalWrite.refuseStaleClaim(zk, paths, deadline, w, ops, location(namespace, slot));
-            if (w.is(Code.NONODE)) {
-                createMissingBookkeeping(deadline, w, ops, namespace);
-            } else if (!(w.is(Code.BADVERSION) || w.is(Code.NODEEXISTS) || w.connectionProblem())) {
-                throw zk.unexpected(deadline, w);
+            switch (w.kind()) {
+                case PARENT_MISSING -> createMissingBookkeeping(deadline, w.missingParent(), namespace);
+                case LANDED, LOST_RACE, UNKNOWN, NODE_GONE -> {
+                    // read again: an unknown advance that landed reads as reached
+                }
             }
         }
+        throw deadline.expired(null);
     }
 
     // ---- inspection ----
@@ -729,10 +731,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(namespace);
         Deadline deadline = lifecycle.start("inspect of namespace '" + namespace + "'");
         // one round trip: clock, namespace and its children together
-        Start start = start(deadline, namespace, h -> ZkCalls.getChildren(h, paths.namespace(namespace)));
+        Start start = start(deadline, namespace, h -> Requests.getChildren(h, paths.namespace(namespace)));
         Reply children = start.second();
         if (!children.ok()) {
-            throw children.is(Code.NONODE) ? new NamespaceNotFoundException(namespace) : zk.unexpected(deadline, children);
+            throw children.is(Code.NONODE) ? new NamespaceNotFoundException(namespace) : failures.unexpected(deadline, children);
         }
         List<Integer> slots = new ArrayList<>();
         for (String child : children.children()) {
@@ -747,7 +749,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 slots.add(slot);
             } catch (NumberFormatException e) {
                 throw new StoreCorruptedException("namespace '" + namespace + "' (" + paths.namespace(namespace) + ")",
-                        "it has a child node '" + Printable.of(child) + "' that is not a slot number");
+                        "it has a child node '" + printable(child) + "' that is not a slot number");
             }
         }
         slots.sort(Integer::compare);
@@ -763,38 +765,24 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     // ---- writes ----
 
-    /** The operations that write a slot: create a node that does not exist, else compare-and-set it. */
-    private List<Op> writeSlotOps(String path, Seen current, byte[] data) {
-        return !current.exists() ? List.of(ZkCalls.createOp(path, data, paths.acl()))
-                : ConditionalWrite.ops(paths, path, current.version(), current.raw(), data);
+    /** The change that writes a slot: create a node that does not exist, else compare-and-set it. */
+    private static NodeChange slotChange(String path, Seen current, byte[] data) {
+        return !current.exists() ? NodeChange.create(path, data)
+                : NodeChange.replace(path, current.version(), current.raw(), data);
     }
 
     /**
-     * Sends a compare-and-set of {@code path} from {@code current} (read at {@code version}): a plain setData,
-     * or at the version wrap a multi with its claim. The reply carries the written node's Stat either way.
+     * Remembers a slot write that landed; the slot is the write's first change. All changes of one write share
+     * one transaction and its time, so the mtime comes from the slot's own Stat or any other change's (through
+     * a chroot the client drops the Stat of a create inside a multi); a node the write created is at version 0.
+     * Only when no change carries a Stat is the slot read back.
      */
-    private Reply conditionalWrite(Deadline deadline, String location, String path, int version, byte[] current,
-                                   byte[] data) {
-        if (!ConditionalWrite.needsClaim(version)) {
-            return zk.once1(deadline, h -> ZkCalls.setData(h, path, data, version));
-        }
-        return ConditionalWrite.sendAtWrap(zk, paths, deadline, path, current, data, location);
-    }
-
-    /**
-     * Remembers a slot write that landed in a multi. All operations of a multi share one transaction and its
-     * time, so the mtime comes from the slot's own result or any other result that carries a Stat (through a
-     * chroot the client drops the Stat of create results); a node the multi created is at version 0. Only
-     * when no result carries a Stat is the slot read back.
-     */
-    private Seen written(Deadline deadline, String ns, int slot, SlotData data, byte[] raw, List<OpResult> results,
-                         int slotOps) {
-        Stat own = statOf(results.get(slotOps - 1));
+    private Seen written(Deadline deadline, String ns, int slot, SlotData data, byte[] raw, WriteOutcome w) {
+        Stat own = w.stat(0);
         if (own != null) {
             return remember(ns, slot, data, raw, own);
         }
-        Stat any = results.stream().map(ZooKeeperSlotLeaseStore::statOf).filter(java.util.Objects::nonNull)
-                .findFirst().orElse(null);
+        Stat any = w.anyStat();
         if (any != null) {
             Stat created = new Stat();
             created.setMtime(any.getMtime());
@@ -804,18 +792,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             return remember(ns, slot, data, raw, created);
         }
         String path = paths.slot(ns, slot);
-        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        Reply r = reads.one(deadline, h -> Requests.getData(h, path));
         if (!r.ok()) {
-            throw zk.unexpected(deadline, r);
+            throw failures.unexpected(deadline, r);
         }
         return remember(ns, slot, data, raw, r.stat());
-    }
-
-    private static Stat statOf(OpResult result) {
-        if (result instanceof OpResult.SetDataResult s) {
-            return s.getStat();
-        }
-        return result instanceof OpResult.CreateResult c ? c.getStat() : null;
     }
 
     private Seen remember(String ns, int slot, SlotData data, byte[] raw, Stat stat) {
@@ -828,7 +809,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     /** Settles an unknown outcome: the slot is ours only if it holds this attempt's nonce. */
     private Seen readBack(Deadline deadline, String ns, int slot, String nonce) {
         String path = paths.slot(ns, slot);
-        Reply r = zk.read1(deadline, h -> ZkCalls.getData(h, path));
+        Reply r = reads.one(deadline, h -> Requests.getData(h, path));
         if (!r.ok()) {
             return null;
         }

@@ -21,13 +21,13 @@ final class ZooKeeperStore implements Store {
     private final ZooKeeperSlotLeaseStore slots;
     private final CuratorFramework client;
     private final ClientOwnership ownership;
-    private final ZkCalls calls;
+    private final RoundTrips roundTrips;
     private final NodePaths paths;
     private final Settlements settlements;
 
     @Inject
     ZooKeeperStore(StoreConfig config, StoreLifecycle lifecycle, ZooKeeperRangeStore ranges,
-                   ZooKeeperSlotLeaseStore slots, CuratorFramework client, ClientOwnership ownership, ZkCalls calls,
+                   ZooKeeperSlotLeaseStore slots, CuratorFramework client, ClientOwnership ownership, RoundTrips roundTrips,
                    NodePaths paths, Settlements settlements) {
         this.config = config;
         this.lifecycle = lifecycle;
@@ -35,7 +35,7 @@ final class ZooKeeperStore implements Store {
         this.slots = slots;
         this.client = client;
         this.ownership = ownership;
-        this.calls = calls;
+        this.roundTrips = roundTrips;
         this.paths = paths;
         this.settlements = settlements;
     }
@@ -61,8 +61,8 @@ final class ZooKeeperStore implements Store {
     }
 
     /** The request counters, for tests and benchmarks in this package. */
-    ZkCalls calls() {
-        return calls;
+    RoundTrips roundTrips() {
+        return roundTrips;
     }
 
     @Override

@@ -91,7 +91,7 @@ class AcquireCoalescerTest {
      */
     private List<Future<Range>> queueBehindHeldWrite(AcquireCoalescer coalescer, FakeWriter writer, long... sizes)
             throws InterruptedException {
-        pool.submit(() -> coalescer.acquire(1, budget(LONG)));
+        var unused = pool.submit(() -> coalescer.acquire(1, budget(LONG)));
         assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
         List<Future<Range>> queued = new ArrayList<>();
         List<Thread> callers = Collections.synchronizedList(new ArrayList<>());
@@ -140,7 +140,7 @@ class AcquireCoalescerTest {
     void withdraws() throws Exception {
         FakeWriter writer = new FakeWriter(true);
         AcquireCoalescer coalescer = new AcquireCoalescer(writer);
-        pool.submit(() -> coalescer.acquire(1, budget(LONG)));
+        var unused = pool.submit(() -> coalescer.acquire(1, budget(LONG)));
         assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
         Future<Range> patient = pool.submit(() -> coalescer.acquire(4, budget(LONG)));
         assertThatThrownBy(() -> coalescer.acquire(100, budget(Duration.ofMillis(50))))
@@ -205,7 +205,7 @@ class AcquireCoalescerTest {
         assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
         AtomicReference<Thread> callerThread = new AtomicReference<>();
         CompletableFuture<Boolean> flagKept = new CompletableFuture<>();
-        pool.submit(() -> {
+        var unused = pool.submit(() -> {
             callerThread.set(Thread.currentThread());
             try {
                 coalescer.acquire(9, budget(LONG));

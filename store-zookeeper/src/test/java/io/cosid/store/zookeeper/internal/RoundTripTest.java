@@ -38,17 +38,17 @@ class RoundTripTest {
     }
 
     private int port() {
-        String first = SERVER.server().connectString().split(",")[0];
+        String first = SERVER.server().connectString().split(",", -1)[0];
         return Integer.parseInt(first.substring(first.lastIndexOf(':') + 1));
     }
 
     /** Runs an operation and returns {round trips, requests, transactions}. */
     private long[] cost(Runnable operation) {
-        long rt = store.calls().roundTrips();
-        long req = store.calls().requests();
+        long rt = store.roundTrips().roundTrips();
+        long req = store.roundTrips().requests();
         long zxid = FourLetterWords.zxid(port());
         operation.run();
-        return new long[] {store.calls().roundTrips() - rt, store.calls().requests() - req,
+        return new long[] {store.roundTrips().roundTrips() - rt, store.roundTrips().requests() - req,
                 FourLetterWords.zxid(port()) - zxid};
     }
 
@@ -104,7 +104,7 @@ class RoundTripTest {
         }
         assertThat(expected).isEqualTo(1 + (long) each * threads * (threads + 1) / 2);
         assertThat(cost[2]).as("transactions (one write per turn, and no lost races inside one store)")
-                .isLessThan(threads * each).isEqualTo(cost[1]);
+                .isLessThan((long) threads * each).isEqualTo(cost[1]);
     }
 
     @Test

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@DisplayName("The compare-and-set step")
-class ConditionalWriteTest {
+@DisplayName("A node change")
+class NodeChangeTest {
 
     @RegisterExtension
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
@@ -39,17 +39,19 @@ class ConditionalWriteTest {
         @ValueSource(ints = {0, 1, 7, Integer.MAX_VALUE, Integer.MIN_VALUE, -2})
         @DisplayName("is one setData carrying exactly the version it read, across the wrap")
         void carriesVersion(int version) {
-            List<Op> ops = ConditionalWrite.ops(paths, "/cosid/range/k", version, current, next);
+            NodeChange change = NodeChange.replace("/cosid/range/k", version, current, next);
+            List<Op> ops = change.ops(paths);
             assertThat(ops).singleElement().isInstanceOf(Op.SetData.class);
-            assertThat(ConditionalWrite.needsClaim(version)).isFalse();
+            assertThat(change.needsClaim()).isFalse();
             assertThat(((SetDataRequest) ops.get(0).toRequestRecord()).getVersion()).isEqualTo(version);
         }
 
         @Test
         @DisplayName("at version -1 never relies on -1: a claim named after node and data comes first in one multi")
         void claimsAtTheWrap() {
-            List<Op> ops = ConditionalWrite.ops(paths, "/cosid/range/k", -1, current, next);
-            assertThat(ConditionalWrite.needsClaim(-1)).isTrue();
+            NodeChange change = NodeChange.replace("/cosid/range/k", -1, current, next);
+            List<Op> ops = change.ops(paths);
+            assertThat(change.needsClaim()).isTrue();
             assertThat(ops).hasSize(2);
             assertThat(ops.get(0)).isInstanceOf(Op.Create.class);
             assertThat(ops.get(0).getPath()).isEqualTo(paths.wrapClaim("/cosid/range/k", current))
@@ -74,13 +76,13 @@ class ConditionalWriteTest {
             client.create().creatingParentsIfNeeded().forPath(real.wrapRoot());
             ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
 
-            List<OpResult> first = zk.multi(ConditionalWrite.ops(real, node, -1, current, next));
+            List<OpResult> first = zk.multi(NodeChange.replace(node, -1, current, next).ops(real));
             assertThat(first).hasSize(2);
             assertThat(new String(client.getData().forPath(node), StandardCharsets.US_ASCII)).isEqualTo("42");
 
             byte[] other = "43".getBytes(StandardCharsets.US_ASCII);
             KeeperException refused = org.junit.jupiter.api.Assertions.assertThrows(KeeperException.class,
-                    () -> zk.multi(ConditionalWrite.ops(real, node, -1, current, other)));
+                    () -> zk.multi(NodeChange.replace(node, -1, current, other).ops(real)));
             assertThat(refused.code()).isEqualTo(KeeperException.Code.NODEEXISTS);
             assertThat(new String(client.getData().forPath(node), StandardCharsets.US_ASCII)).isEqualTo("42");
         }
