@@ -1,6 +1,7 @@
 package io.cosid.store;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 /** Planted violation: a public API type whose signature exposes Curator. */
 public class PlantedCuratorLeak {
@@ -9,7 +10,7 @@ public class PlantedCuratorLeak {
      *
      * @return nothing useful
      */
-    public CuratorFramework client() {
+    public @Nullable CuratorFramework client() {
         return null;
     }
 }

@@ -2,6 +2,8 @@ package io.cosid.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one validation of arguments that every backend uses, so that a key or namespace valid on one backend
@@ -187,7 +189,7 @@ public final class StoreArguments {
         if (value == null) {
             throw new IllegalArgumentException(name + " must not be null");
         }
-        if (value.getNano() % 1_000_000 != 0) {
+        if (!value.truncatedTo(ChronoUnit.MILLIS).equals(value)) {
             throw new IllegalArgumentException(name + " must be whole milliseconds, got " + value);
         }
         if (value.isBefore(Instant.EPOCH) || value.isAfter(MAX_INSTANT)) {
@@ -224,7 +226,7 @@ public final class StoreArguments {
     }
 
     /** The problem with one segment, or null when it is valid. */
-    private static String segmentProblem(String segment) {
+    private static @Nullable String segmentProblem(String segment) {
         if (segment.isEmpty()) {
             return "is empty";
         }
@@ -252,7 +254,7 @@ public final class StoreArguments {
         if (value == null) {
             throw new IllegalArgumentException(name + " must not be null");
         }
-        if (value.getNano() % 1_000_000 != 0) {
+        if (!value.truncatedTo(ChronoUnit.MILLIS).equals(value)) {
             throw new IllegalArgumentException(name + " must be whole milliseconds, got " + value);
         }
         if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
@@ -261,11 +263,18 @@ public final class StoreArguments {
         return value;
     }
 
-    /** Shows control characters as escapes so that messages stay on one line. */
-    private static String printable(String value) {
+    /**
+     * A text for a message: at most 80 characters (then "..."), control characters shown as escapes so that a
+     * message stays on one line. Every backend shows names and stored text it refuses this way.
+     *
+     * @param value the text, as given or as stored
+     * @return the text as a message shows it
+     */
+    public static String printable(String value) {
         StringBuilder out = new StringBuilder();
         String shown = value.length() > 80 ? value.substring(0, 80) + "..." : value;
-        for (char c : shown.toCharArray()) {
+        for (int i = 0; i < shown.length(); i++) {
+            char c = shown.charAt(i);
             out.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
         }
         return out.toString();

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The configuration of one named store, in the shape users write it:
@@ -217,11 +218,12 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
      * A text option.
      *
      * @param key          the option's key
-     * @param defaultValue the value when the option is absent
-     * @return the option's value or the default
+     * @param defaultValue the value when the option is absent (may be null)
+     * @return the option's value or the default (null only when the default is)
      */
-    public String option(String key, String defaultValue) {
-        return options.getOrDefault(key, defaultValue);
+    public @Nullable String option(String key, @Nullable String defaultValue) {
+        String value = options.get(key);
+        return value == null ? defaultValue : value;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.cosid.store;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of every failure a store reports, other than bad arguments ({@link IllegalArgumentException})
  * and use after close ({@link IllegalStateException}). Unchecked: callers catch what they can act on.
@@ -23,7 +25,7 @@ public class StoreException extends RuntimeException {
      * @param message what went wrong, naming what it is about
      * @param cause   the underlying failure
      */
-    public StoreException(String message, Throwable cause) {
+    public StoreException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

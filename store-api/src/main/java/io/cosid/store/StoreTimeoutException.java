@@ -1,6 +1,7 @@
 package io.cosid.store;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An operation did not complete within the store's timeout. The outcome of a write may be unknown: a
@@ -20,7 +21,7 @@ public class StoreTimeoutException extends StoreException {
      * @param timeout   the budget that ran out
      * @param cause     the last failure seen, or {@code null}
      */
-    public StoreTimeoutException(String operation, Duration timeout, Throwable cause) {
+    public StoreTimeoutException(String operation, Duration timeout, @Nullable Throwable cause) {
         super(operation + " did not complete within the store's timeout of " + timeout, cause);
         this.operation = operation;
         this.timeout = timeout;

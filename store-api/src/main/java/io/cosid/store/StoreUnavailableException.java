@@ -1,5 +1,7 @@
 package io.cosid.store;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The backend cannot be reached: a client could not connect, or lost its connection more often than its
  * retry settings allow. Nothing is known to have been written by the failing operation, but a write it sent
@@ -17,7 +19,7 @@ public class StoreUnavailableException extends StoreException {
      * @param message what happened
      * @param cause   the underlying failure, or {@code null}
      */
-    public StoreUnavailableException(String backend, String message, Throwable cause) {
+    public StoreUnavailableException(String backend, String message, @Nullable Throwable cause) {
         super("store backend " + backend + " is unavailable: " + message, cause);
         this.backend = backend;
     }

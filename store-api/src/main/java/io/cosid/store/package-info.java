@@ -15,4 +15,7 @@
  * or, for bad arguments, an {@link java.lang.IllegalArgumentException} that names the argument and the rule.
  * The semantics are in the project's {@code docs/contract.md}.
  */
+@NullMarked
 package io.cosid.store;
+
+import org.jspecify.annotations.NullMarked;

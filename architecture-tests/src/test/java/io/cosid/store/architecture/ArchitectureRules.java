@@ -32,6 +32,8 @@ final class ArchitectureRules {
     static final String IN_MEMORY = "io.cosid.store.inmemory..";
     static final String TCK = "io.cosid.store.tck..";
     static final String INTERNAL = "..internal..";
+    /** JSpecify's nullness annotations: they mark what may be null, and have no behaviour. */
+    static final String NULLNESS = "org.jspecify.annotations..";
     static final String[] INFRASTRUCTURE = {
             "org.apache.zookeeper..", "org.apache.curator..", "dagger..", "jakarta.inject..", "javax.inject.."};
     /** The one public place that may take a ZooKeeper/Curator type: a caller's own CuratorFramework. */
@@ -43,25 +45,25 @@ final class ArchitectureRules {
     /** store-api is pure Java: it depends on the JDK and itself, nothing else (an allow-list). */
     static final ArchRule API_DEPENDS_ONLY_ON_THE_JDK = classes()
             .that().resideInAPackage(API)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API)
-            .as("store-api depends only on java.. (allow-list)");
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", NULLNESS, API)
+            .as("store-api depends only on java.. and JSpecify's annotations (allow-list)");
 
     /** The backends' shared rules are pure Java too: the JDK, the API and themselves. */
     static final ArchRule SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API = classes()
             .that().resideInAPackage(SPI)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API, SPI)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", NULLNESS, API, SPI)
             .as("io.cosid.store.spi depends only on java.. and io.cosid.store (allow-list)");
 
     /** The in-memory backend is written against the API (and the backends' shared rules) alone. */
     static final ArchRule IN_MEMORY_DEPENDS_ONLY_ON_THE_API = classes()
             .that().resideInAPackage(IN_MEMORY)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API, SPI, IN_MEMORY)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", NULLNESS, API, SPI, IN_MEMORY)
             .as("store-inmemory depends only on store-api");
 
     /** The TCK is written against the API and the test libraries, never against a backend. */
     static final ArchRule TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES = classes()
             .that().resideInAPackage(TCK)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", API, TCK,
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", NULLNESS, API, TCK,
                     "org.junit..", "org.assertj..", "org.awaitility..", "org.opentest4j..")
             .as("store-tck depends only on store-api and JUnit/AssertJ/Awaitility");
 
@@ -129,9 +131,9 @@ final class ArchitectureRules {
             @Override
             public void check(JavaClass type, ConditionEvents events) {
                 Set<String> leaks = new LinkedHashSet<>();
-                type.getRawSuperclass().filter(infrastructure::test)
+                type.getRawSuperclass().filter(infrastructure)
                         .ifPresent(s -> leaks.add("extends " + s.getName()));
-                type.getRawInterfaces().stream().filter(infrastructure::test)
+                type.getRawInterfaces().stream().filter(infrastructure)
                         .forEach(i -> leaks.add("implements " + i.getName()));
                 for (JavaMember member : type.getMembers()) {
                     if (!isVisible(member)) {

@@ -2,6 +2,7 @@ package io.cosid.store.spi;
 
 import io.cosid.store.SlotView;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a slot may change between two states a store saw, by the contract's rules (docs/contract.md, "Corrupt
@@ -25,7 +26,7 @@ public final class SlotHistory {
      * @param later   a state written after it
      * @return the broken rule in words, naming both values, or null
      */
-    public static String whyNotAfter(SlotView earlier, SlotView later) {
+    public static @Nullable String whyNotAfter(SlotView earlier, SlotView later) {
         if (later.fence() < earlier.fence()) {
             return "its fence went back from " + earlier.fence() + " to " + later.fence();
         }

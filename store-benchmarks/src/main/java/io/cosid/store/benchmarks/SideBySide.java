@@ -11,9 +11,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -52,20 +55,20 @@ public final class SideBySide {
             int held = 1000;
             Path out = Path.of("target", "benchmarks");
             String version = System.getProperty("cosid.zk.primary", "3.9.5");
-            Set<String> scenarios = new java.util.LinkedHashSet<>(SCENARIOS);
-            for (int i = 0; i < args.length; i++) {
+            Set<String> scenarios = new LinkedHashSet<>(SCENARIOS);
+            for (int i = 0; i < args.length; i += 2) { // each option takes one value
                 String value = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
                     case "--seconds" -> run = seconds(args[i], value);
                     case "--warmup" -> warmup = seconds(args[i], value);
-                    case "--clients" -> clients = Arrays.stream(required(args[i], value).split(","))
+                    case "--clients" -> clients = Arrays.stream(required(args[i], value).split(",", -1))
                             .map(String::trim).map(Integer::valueOf).toList();
                     case "--instances" -> instances = Integer.parseInt(required(args[i], value));
                     case "--held" -> held = Integer.parseInt(required(args[i], value));
                     case "--out" -> out = Path.of(required(args[i], value));
                     case "--version" -> version = required(args[i], value);
                     case "--only" -> {
-                        scenarios = new java.util.LinkedHashSet<>(Arrays.asList(required(args[i], value).split(",")));
+                        scenarios = new LinkedHashSet<>(Arrays.asList(required(args[i], value).split(",", -1)));
                         if (!SCENARIOS.containsAll(scenarios)) {
                             throw new IllegalArgumentException("--only takes some of " + SCENARIOS + ", not " + value);
                         }
@@ -73,7 +76,6 @@ public final class SideBySide {
                     default -> throw new IllegalArgumentException("unknown argument '" + args[i]
                             + "'; known: --seconds, --warmup, --clients, --instances, --held, --out, --version, --only");
                 }
-                i++;
             }
             if (held < 0 || held >= 1024 || instances < 1 || instances > 1024) {
                 throw new IllegalArgumentException("--held must be 0..1023 and --instances 1..1024 (one 1024-slot"
@@ -142,16 +144,16 @@ public final class SideBySide {
 
     private void singleClient() {
         Contender.Kind[] kinds = Contender.Kind.values();
-        Latencies[] latencies = new Latencies[kinds.length];
-        long[] requests = new long[kinds.length];
-        List<Contender> contenders = new ArrayList<>();
+        Map<Contender.Kind, Latencies> latencies = new EnumMap<>(Contender.Kind.class);
+        Map<Contender.Kind, Long> requests = new EnumMap<>(Contender.Kind.class);
+        Map<Contender.Kind, Contender> contenders = new EnumMap<>(Contender.Kind.class);
         try {
             for (Contender.Kind kind : kinds) {
-                contenders.add(Contender.open(kind, connectString, "single-" + kind.name().toLowerCase(Locale.ROOT),
+                contenders.put(kind, Contender.open(kind, connectString, "single-" + kind.name().toLowerCase(Locale.ROOT),
                         Contender.Policy.DEFAULT));
-                latencies[kind.ordinal()] = new Latencies();
+                latencies.put(kind, new Latencies());
             }
-            for (Contender c : contenders) {
+            for (Contender c : contenders.values()) {
                 loop(c, settings.warmup(), new Latencies());
             }
             // rounds in turn, so that drift of the machine or the server touches every contender alike
@@ -160,31 +162,31 @@ public final class SideBySide {
             for (int round = 0; round < rounds; round++) {
                 for (Contender.Kind kind : kinds) {
                     long before = counters.received();
-                    loop(contenders.get(kind.ordinal()), slice, latencies[kind.ordinal()]);
-                    requests[kind.ordinal()] += counters.since(before);
+                    loop(contenders.get(kind), slice, latencies.get(kind));
+                    requests.merge(kind, counters.since(before), Long::sum);
                 }
             }
         } catch (Exception e) {
             throw new IllegalStateException("the one-client comparison failed", e);
         } finally {
-            contenders.forEach(Contender::closeQuietly);
+            contenders.values().forEach(Contender::closeQuietly);
         }
-        double bare = latencies[Contender.Kind.BARE_SET_DATA.ordinal()].medianMicros();
+        double bare = latencies.get(Contender.Kind.BARE_SET_DATA).medianMicros();
         Table table = new Table("Range acquire, one client, no contention (step " + STEP + "; 10 interleaved rounds)",
                 "contender", "ops", "median us", "p99 us", "ops/s", "requests/op", "median / bare setData");
         for (Contender.Kind kind : kinds) {
-            Latencies l = latencies[kind.ordinal()];
+            Latencies l = latencies.get(kind);
             table.row(kind.label, l.count(), l.medianMicros(), l.p99Micros(), l.throughput(),
-                    requests[kind.ordinal()] / (double) l.count(), l.medianMicros() / bare);
+                    requests.getOrDefault(kind, 0L) / (double) l.count(), l.medianMicros() / bare);
         }
         publish(table);
-        double ours = latencies[Contender.Kind.OURS.ordinal()].medianMicros();
-        double dal = latencies[Contender.Kind.DAL.ordinal()].medianMicros();
+        double ours = latencies.get(Contender.Kind.OURS).medianMicros();
+        double dal = latencies.get(Contender.Kind.DAL).medianMicros();
         verdict("one client: range acquire median / bare setData median (at most 1.1x)", ours / bare, "x",
                 ours / bare <= 1.1);
         verdict("one client: DistributedAtomicLong.add median / range acquire median (at least 1.5x)", dal / ours, "x",
                 dal / ours >= 1.5);
-        double async = latencies[Contender.Kind.BARE_SET_DATA_ASYNC.ordinal()].medianMicros();
+        double async = latencies.get(Contender.Kind.BARE_SET_DATA_ASYNC).medianMicros();
         verdicts.add(String.format(Locale.ROOT, "%-4s %s: %.2fx", "INFO",
                 "one client: asynchronous bare setData median / bare setData median (the event-thread hand-off"
                         + " the store's synchronous write avoids)", async / bare));

@@ -1,7 +1,9 @@
 package io.cosid.store.cli;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,8 +57,8 @@ public final class CosIdStoreCli {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         CosIdStoreCli root = new CosIdStoreCli();
         CommandLine cli = new CommandLine(root);
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
+        cli.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+        cli.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             PrintWriter w = commandLine.getErr();
             w.println("cosid-store: " + ExitCodes.describe(e));

@@ -61,7 +61,8 @@ final class Json {
 
     private static void string(String s, StringBuilder out) {
         out.append('"');
-        for (char c : s.toCharArray()) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
             switch (c) {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The shared state of in-memory stores: what a server is to the ZooKeeper backend. Stores opened on one
@@ -102,26 +103,34 @@ public final class InMemoryBackend {
         withLock(() -> ranges.put(key, Node.corrupt(garbage, generationOf(ranges.get(key)))));
     }
 
-    private long generationOf(Node<?> node) {
+    private long generationOf(@Nullable Node<?> node) {
         return node == null ? nextGeneration() : node.generation();
     }
 
     /** Writes a valid state over a range node in place (same generation), as a write by hand would. */
     void rewriteRange(String key, RangeState state) {
-        withLock(() -> ranges.put(key, ranges.get(key).with(state)));
+        withLock(() -> ranges.put(key, existing(ranges.get(key), "range key " + key).with(state)));
     }
 
     /** Deletes a slot node, as an operator might by hand. */
     void deleteSlot(String namespace, int slot) {
-        withLock(() -> slots.get(namespace).remove(slot));
+        withLock(() -> existing(slots.get(namespace), "namespace " + namespace).remove(slot));
     }
 
     /** Deletes a range node and creates it again with the same value, as an operator might by hand. */
     void recreateRange(String key) {
         withLock(() -> {
-            Node<RangeState> old = ranges.get(key);
+            Node<RangeState> old = existing(ranges.get(key), "range key " + key);
             ranges.put(key, new Node<>(old.value(), old.garbage(), nextGeneration(), 0));
         });
+    }
+
+    /** A node a tampering call works on: a test that tampers with a node it never created is wrong. */
+    private static <T> T existing(@Nullable T node, String what) {
+        if (node == null) {
+            throw new IllegalStateException("cannot tamper with " + what + ": it does not exist");
+        }
+        return node;
     }
 
     void corruptNamespace(String namespace, String garbage) {

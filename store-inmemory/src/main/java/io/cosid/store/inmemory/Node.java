@@ -1,6 +1,8 @@
 package io.cosid.store.inmemory;
 
 import io.cosid.store.StoreCorruptedException;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the backend keeps under one name: a value, or garbage that a test planted in its place. The
@@ -8,7 +10,7 @@ import io.cosid.store.StoreCorruptedException;
  * node it wrote from one recreated behind its back; the version counts the writes since, like ZooKeeper's
  * data version, so that a write of an identical value still shows.
  */
-record Node<T>(T value, String garbage, long generation, long version) {
+record Node<T>(@Nullable T value, @Nullable String garbage, long generation, long version) {
 
     static <T> Node<T> of(T value, long generation) {
         return new Node<>(value, null, generation, 0);
@@ -28,6 +30,6 @@ record Node<T>(T value, String garbage, long generation, long version) {
         if (garbage != null) {
             throw new StoreCorruptedException(location, "'" + garbage + "' does not parse");
         }
-        return value;
+        return Objects.requireNonNull(value, "a node without garbage holds a value");
     }
 }

@@ -7,4 +7,7 @@
  * backend behave like several processes sharing it, and its {@link java.time.InstantSource} is the store's
  * clock, which tests may step forward and backward.
  */
+@NullMarked
 package io.cosid.store.inmemory;
+
+import org.jspecify.annotations.NullMarked;

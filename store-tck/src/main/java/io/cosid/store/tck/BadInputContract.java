@@ -28,8 +28,20 @@ import org.junit.jupiter.api.TestFactory;
 public abstract class BadInputContract extends StoreContractSupport {
 
     static final String NS = "corpus";
-    static final String SLOT_OK = "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=1\nttl=30000\n"
-            + "tolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n";
+    static final String SLOT_OK = """
+            state=held
+            owner=a
+            lastOwner=a
+            incarnation=1
+            fence=1
+            ttl=30000
+            tolerance=1000
+            floor=0
+            expiresMin=0
+            ceilingMin=0
+            nextFloor=0
+            nonce=n1
+            """;
 
     /** Creates the subclass. */
     protected BadInputContract() {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -308,7 +309,7 @@ public final class HistoryChecker {
      * superseded by it (its fence is stale), and when the store's clock steps back, store instants of older
      * terms are no longer comparable. A fence gap (a grant the history missed) skips the check.
      */
-    private static long checkTermsDisjoint(String slot, TreeMap<Long, Term> terms, List<String> violations) {
+    private static long checkTermsDisjoint(String slot, SortedMap<Long, Term> terms, List<String> violations) {
         long overlaps = 0;
         Instant windowsEnd = Instant.MIN;
         Term previous = null;

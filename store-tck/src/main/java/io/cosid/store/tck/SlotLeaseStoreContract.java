@@ -66,10 +66,6 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         return slots().acquire(NS, owner, LONG_TTL);
     }
 
-    private SlotView view(int slot) {
-        return slots().inspect(NS).slots().stream().filter(v -> v.slot() == slot).findFirst().orElseThrow();
-    }
-
     static Stream<String> invalidSegments() {
         return InvalidArguments.segments().stream();
     }

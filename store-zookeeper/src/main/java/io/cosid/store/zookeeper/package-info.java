@@ -8,4 +8,7 @@
  * Curator or Dagger type appears in a public signature except the entry point that accepts a caller's
  * started {@code CuratorFramework}.
  */
+@NullMarked
 package io.cosid.store.zookeeper;
+
+import org.jspecify.annotations.NullMarked;

@@ -52,7 +52,7 @@ class ClientAndOptionsTest {
     }
 
     private static long aliveConnections() {
-        String first = SERVER.server().connectString().split(",")[0];
+        String first = SERVER.server().connectString().split(",", -1)[0];
         int port = Integer.parseInt(first.substring(first.lastIndexOf(':') + 1));
         String mntr = FourLetterWords.send(port, "mntr").orElseThrow();
         Matcher m = Pattern.compile("zk_num_alive_connections\\s+(\\d+)").matcher(mntr);

@@ -21,8 +21,20 @@ class CorruptNodesTest {
     @RegisterExtension
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
 
-    private static final String SLOT_OK = "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=1\nttl=30000\n"
-            + "tolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n";
+    private static final String SLOT_OK = """
+            state=held
+            owner=a
+            lastOwner=a
+            incarnation=1
+            fence=1
+            ttl=30000
+            tolerance=1000
+            floor=0
+            expiresMin=0
+            ceilingMin=0
+            nextFloor=0
+            nonce=n1
+            """;
 
     private final ZooKeeperFixture fixture = new ZooKeeperFixture(SERVER.server());
     private final Store store = fixture.openStore();

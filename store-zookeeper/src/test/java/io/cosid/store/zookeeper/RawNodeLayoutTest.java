@@ -65,8 +65,20 @@ class RawNodeLayoutTest {
         store.slots().define("workers", 16, Duration.ofSeconds(1));
         SlotLease lease = store.slots().acquire("workers", "host-7", Duration.ofSeconds(30));
         String slot = fixture.raw("/slot/workers/0");
-        assertThat(slot).matches("state=held\nowner=host-7\nlastOwner=host-7\nincarnation=1\nfence=1\nttl=30000\n"
-                + "tolerance=1000\nfloor=0\nexpiresMin=\\d+\nceilingMin=0\nnextFloor=0\nnonce=[0-9a-f-]{36}\n");
+        assertThat(slot).matches("""
+                state=held
+                owner=host-7
+                lastOwner=host-7
+                incarnation=1
+                fence=1
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=\\d+
+                ceilingMin=0
+                nextFloor=0
+                nonce=[0-9a-f-]{36}
+                """);
         assertThat(fixture.raw("/owner/workers/host-7")).startsWith("slots=0\nnonce=");
         Stat slotStat = fixture.admin().checkExists().forPath(fixture.root() + "/slot/workers/0");
         Stat indexStat = fixture.admin().checkExists().forPath(fixture.root() + "/owner/workers/host-7");

@@ -413,7 +413,7 @@ public final class ForkedEnsemble implements ZooKeeperServer {
         }
         List<String> shared = List.of("netty-", "slf4j-api", "slf4j-simple", "audience-annotations", "commons-io",
                 "metrics-core", "snappy-java");
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator, -1)) {
             String name = Path.of(entry).getFileName().toString();
             if (shared.stream().anyMatch(name::startsWith)) {
                 entries.add(entry);

@@ -3,6 +3,7 @@ package io.cosid.store.zookeeper.harness;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,7 @@ public final class FourLetterWords {
      */
     public static Optional<String> send(int port, String command, javax.net.ssl.SSLContext tls) {
         try (Socket socket = tls == null ? new Socket() : tls.getSocketFactory().createSocket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
             socket.setSoTimeout(2000);
             OutputStream out = socket.getOutputStream();
             out.write(command.getBytes(StandardCharsets.US_ASCII));

@@ -2,6 +2,7 @@ package io.cosid.store.zookeeper.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ public final class InProcessServer implements AutoCloseable {
         try {
             Path dir = Files.createTempDirectory("cosid-zk-inprocess-");
             ZooKeeperServer server = new ZooKeeperServer(dir.resolve("snap").toFile(), dir.resolve("log").toFile(), 500);
-            ServerCnxnFactory connections = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", 0), 100);
+            ServerCnxnFactory connections = ServerCnxnFactory.createFactory(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
             connections.startup(server);
             return new InProcessServer(dir, server, connections);
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.cosid.store.zookeeper.harness;
 
 import java.io.FileInputStream;
+import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -76,7 +77,7 @@ public record TlsMaterial(Path serverKeyStore, Path clientKeyStore, Path trustSt
         command.addAll(List.of(args));
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (p.waitFor() != 0) {
                 throw new IllegalStateException("keytool " + String.join(" ", args) + " failed: " + out);
             }

@@ -53,7 +53,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.target = new InetSocketAddress("127.0.0.1", targetPort);
+        this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
         Thread acceptor = new Thread(this::accept, "zk-proxy-accept");
         acceptor.setDaemon(true);
         acceptor.start();

@@ -38,7 +38,7 @@ public final class ZooKeeperServers {
         return STANDALONE.computeIfAbsent(version, v -> {
             ZooKeeperServer server = start(v);
             context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-                    .put("zookeeper-" + v, (ExtensionContext.Store.CloseableResource) () -> {
+                    .put("zookeeper-" + v, (AutoCloseable) () -> {
                         STANDALONE.remove(v);
                         server.close();
                     });
@@ -56,7 +56,7 @@ public final class ZooKeeperServers {
         return (ForkedEnsemble) STANDALONE.computeIfAbsent("tls-" + PRIMARY, v -> {
             ForkedEnsemble server = ForkedEnsemble.tlsStandalone(PRIMARY);
             context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-                    .put("zookeeper-" + v, (ExtensionContext.Store.CloseableResource) () -> {
+                    .put("zookeeper-" + v, (AutoCloseable) () -> {
                         STANDALONE.remove(v);
                         server.close();
                     });
