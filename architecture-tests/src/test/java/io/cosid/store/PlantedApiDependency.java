@@ -1,8 +1,10 @@
 package io.cosid.store;
 
+import org.junit.jupiter.api.Assertions;
+
 /** Planted violation: an API class that depends on a library (JUnit) instead of the JDK alone. */
 public class PlantedApiDependency {
     void check() {
-        org.junit.jupiter.api.Assertions.assertTrue(true);
+        Assertions.assertTrue(true);
     }
 }

@@ -7,18 +7,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * The holder's rule as a helper for ID generators: stamp only timestamps {@code t} with
- * {@code floor <= t < ceiling}, and stop using the lease once {@code ttl} has passed on the local monotonic
- * clock since the acquire or renew request was sent, whichever comes first.
+ * The holder's rule as a helper for ID generators: stamp only timestamps {@code t} with {@code
+ * floor <= t < ceiling}, and stop using the lease once {@code ttl} has passed on the local
+ * monotonic clock since the acquire or renew request was sent, whichever comes first.
  *
- * <p>The monotonic clock is what makes the rule safe when the local wall clock jumps: the store may let
- * another holder take the slot once the lease expires by the store's clock, and this instance's monotonic
- * clock cannot run slower than the real time that passed.
+ * <p>The monotonic clock is what makes the rule safe when the local wall clock jumps: the store may
+ * let another holder take the slot once the lease expires by the store's clock, and this instance's
+ * monotonic clock cannot run slower than the real time that passed.
  *
  * <p>The guard remembers the highest timestamp it allowed, for the whole term (the guards that
- * {@link #renew(SlotLeaseStore)} returns share it). {@link #release(SlotLeaseStore)} declares it to the store, so
- * the next holder's floor is just above what this holder stamped, whatever the store's clock says
- * (docs/contract.md, "Terms and leases"). Stamp only timestamps the guard allowed. All methods are thread-safe.
+ * {@link #renew(SlotLeaseStore)} returns share it). {@link #release(SlotLeaseStore)} declares it to
+ * the store, so the next holder's floor is just above what this holder stamped, whatever the
+ * store's clock says (docs/contract.md, "Terms and leases"). Stamp only timestamps the guard
+ * allowed. All methods are thread-safe.
  *
  * <pre>{@code
  * LeaseGuard guard = LeaseGuard.acquire(store.slots(), "orders", "host-7", Duration.ofSeconds(30));
@@ -30,19 +31,26 @@ public final class LeaseGuard {
 
     /** {@link #highestStamped} before any timestamp was allowed. */
     private static final long NONE = Long.MIN_VALUE;
-    /** {@link #highestStamped} once the term was released through a guard: nothing is allowed any more. */
+
+    /**
+     * {@link #highestStamped} once the term was released through a guard: nothing is allowed any
+     * more.
+     */
     private static final long CLOSED = Long.MAX_VALUE;
 
     private final SlotLease lease;
     private final long sentAtNanos;
     private final LongSupplier nanoTime;
+
     /**
-     * The highest timestamp (epoch milliseconds) any guard of this term allowed, NONE, or CLOSED. One atomic
-     * value, so that a release that closes it learns every timestamp allowed before, and none is allowed after.
+     * The highest timestamp (epoch milliseconds) any guard of this term allowed, NONE, or CLOSED.
+     * One atomic value, so that a release that closes it learns every timestamp allowed before, and
+     * none is allowed after.
      */
     private final AtomicLong highestStamped;
 
-    private LeaseGuard(SlotLease lease, long sentAtNanos, LongSupplier nanoTime, AtomicLong highestStamped) {
+    private LeaseGuard(
+            SlotLease lease, long sentAtNanos, LongSupplier nanoTime, AtomicLong highestStamped) {
         this.lease = Objects.requireNonNull(lease, "lease");
         this.sentAtNanos = sentAtNanos;
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
@@ -50,10 +58,12 @@ public final class LeaseGuard {
     }
 
     /**
-     * Guards a lease whose request was sent at {@code requestSentNanos} of {@link System#nanoTime()}.
+     * Guards a lease whose request was sent at {@code requestSentNanos} of {@link
+     * System#nanoTime()}.
      *
-     * @param lease            the lease
-     * @param requestSentNanos {@link System#nanoTime()} read just before the acquire or renew request
+     * @param lease the lease
+     * @param requestSentNanos {@link System#nanoTime()} read just before the acquire or renew
+     *     request
      * @return the guard
      */
     public static LeaseGuard of(SlotLease lease, long requestSentNanos) {
@@ -63,9 +73,9 @@ public final class LeaseGuard {
     /**
      * Guards a lease with a given monotonic clock (for tests).
      *
-     * @param lease            the lease
+     * @param lease the lease
      * @param requestSentNanos the clock's reading just before the request was sent
-     * @param nanoTime         a monotonic clock in nanoseconds
+     * @param nanoTime a monotonic clock in nanoseconds
      * @return the guard
      */
     public static LeaseGuard of(SlotLease lease, long requestSentNanos, LongSupplier nanoTime) {
@@ -75,21 +85,26 @@ public final class LeaseGuard {
     /**
      * Acquires a lease and guards it, reading the monotonic clock before the request.
      *
-     * @param store     the slot lease store
+     * @param store the slot lease store
      * @param namespace the namespace
-     * @param ownerKey  the owner key
-     * @param ttl       the lease's ttl
+     * @param ownerKey the owner key
+     * @param ttl the lease's ttl
      * @return the guard of the new lease
      * @throws StoreException as {@link SlotLeaseStore#acquire(String, String, Duration)} does
      */
-    public static LeaseGuard acquire(SlotLeaseStore store, String namespace, String ownerKey, Duration ttl) {
+    public static LeaseGuard acquire(
+            SlotLeaseStore store, String namespace, String ownerKey, Duration ttl) {
         long sent = System.nanoTime();
-        return new LeaseGuard(store.acquire(namespace, ownerKey, ttl), sent, System::nanoTime, new AtomicLong(NONE));
+        return new LeaseGuard(
+                store.acquire(namespace, ownerKey, ttl),
+                sent,
+                System::nanoTime,
+                new AtomicLong(NONE));
     }
 
     /**
-     * Renews the guarded lease and guards the result; the new guard shares this one's record of the timestamps
-     * allowed.
+     * Renews the guarded lease and guards the result; the new guard shares this one's record of the
+     * timestamps allowed.
      *
      * @param store the store that issued the lease
      * @return the guard of the renewed lease
@@ -98,30 +113,38 @@ public final class LeaseGuard {
      */
     public LeaseGuard renew(SlotLeaseStore store) {
         if (isReleased()) {
-            throw new IllegalStateException("the lease of slot " + lease.slot() + " in namespace '"
-                    + lease.namespace() + "' (fence " + lease.fence() + ") was released through its guard;"
-                    + " acquire a new one");
+            throw new IllegalStateException(
+                    "the lease of slot "
+                            + lease.slot()
+                            + " in namespace '"
+                            + lease.namespace()
+                            + "' (fence "
+                            + lease.fence()
+                            + ") was released through its guard;"
+                            + " acquire a new one");
         }
         long sent = nanoTime.getAsLong();
         return new LeaseGuard(store.renew(lease), sent, nanoTime, highestStamped);
     }
 
     /**
-     * Releases the term, declaring the highest timestamp any guard of the term allowed: the next holder's floor
-     * becomes that timestamp plus one millisecond (or this term's floor if none was allowed), never more than
-     * the ceiling. From the moment this is called, {@link #mayStamp} of every guard of the term answers
-     * {@code false}, whatever the outcome of the release.
+     * Releases the term, declaring the highest timestamp any guard of the term allowed: the next
+     * holder's floor becomes that timestamp plus one millisecond (or this term's floor if none was
+     * allowed), never more than the ceiling. From the moment this is called, {@link #mayStamp} of
+     * every guard of the term answers {@code false}, whatever the outcome of the release.
      *
      * @param store the store that issued the lease
-     * @return the end (exclusive) of the released term's window, as {@link SlotLeaseStore#release(SlotLease,
-     *         Instant)} returns it
+     * @return the end (exclusive) of the released term's window, as {@link
+     *     SlotLeaseStore#release(SlotLease, Instant)} returns it
      * @throws StoreException as {@link SlotLeaseStore#release(SlotLease, Instant)} does
      */
     public Instant release(SlotLeaseStore store) {
         long highest = highestStamped.getAndSet(CLOSED);
         Instant stampedBefore;
         if (highest == CLOSED) {
-            stampedBefore = lease.ceiling(); // released before: this call only asks again, declaring nothing new
+            stampedBefore =
+                    lease.ceiling(); // released before: this call only asks again, declaring
+            // nothing new
         } else if (highest == NONE) {
             stampedBefore = lease.floor();
         } else {
@@ -133,7 +156,8 @@ public final class LeaseGuard {
     /**
      * Whether the term was released through a guard.
      *
-     * @return {@code true} once {@link #release(SlotLeaseStore)} was called on any guard of this term
+     * @return {@code true} once {@link #release(SlotLeaseStore)} was called on any guard of this
+     *     term
      */
     public boolean isReleased() {
         return highestStamped.get() == CLOSED;
@@ -168,12 +192,12 @@ public final class LeaseGuard {
     }
 
     /**
-     * Whether a timestamp may be stamped under this lease now; a {@code true} answer is remembered as a
-     * timestamp used, for {@link #release(SlotLeaseStore)}.
+     * Whether a timestamp may be stamped under this lease now; a {@code true} answer is remembered
+     * as a timestamp used, for {@link #release(SlotLeaseStore)}.
      *
      * @param timestamp the timestamp the generator wants to use
-     * @return {@code true} when the lease is usable, was not released through a guard, and
-     *         {@code floor <= timestamp < ceiling}
+     * @return {@code true} when the lease is usable, was not released through a guard, and {@code
+     *     floor <= timestamp < ceiling}
      */
     public boolean mayStamp(Instant timestamp) {
         if (!isUsable() || !lease.windowContains(timestamp)) {
@@ -195,7 +219,8 @@ public final class LeaseGuard {
      * Whether a timestamp in epoch milliseconds may be stamped under this lease now.
      *
      * @param epochMillis the timestamp in milliseconds since the epoch
-     * @return {@code true} when the lease is usable and the timestamp is in {@code [floor, ceiling)}
+     * @return {@code true} when the lease is usable and the timestamp is in {@code [floor,
+     *     ceiling)}
      */
     public boolean mayStamp(long epochMillis) {
         return mayStamp(Instant.ofEpochMilli(epochMillis));

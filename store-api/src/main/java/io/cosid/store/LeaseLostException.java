@@ -1,15 +1,17 @@
 package io.cosid.store;
 
 /**
- * A lease's term is over: the slot was taken by a later term, released, or its fence was advanced. The
- * holder must stop using the lease at once. Nothing was written.
+ * A lease's term is over: the slot was taken by a later term, released, or its fence was advanced.
+ * The holder must stop using the lease at once. Nothing was written.
  */
 public class LeaseLostException extends StoreException {
 
     /** The namespace this failure is about. */
     private final String namespace;
+
     /** The slot this failure is about. */
     private final int slot;
+
     /** The fence this failure is about. */
     private final long fence;
 
@@ -17,13 +19,20 @@ public class LeaseLostException extends StoreException {
      * Creates the exception.
      *
      * @param namespace the namespace
-     * @param slot      the slot
-     * @param fence     the fence of the lost lease
-     * @param reason    what the store found instead, for the message
+     * @param slot the slot
+     * @param fence the fence of the lost lease
+     * @param reason what the store found instead, for the message
      */
     public LeaseLostException(String namespace, int slot, long fence, String reason) {
-        super("lease on slot " + slot + " of namespace '" + namespace + "' with fence " + fence
-                + " is lost: " + reason);
+        super(
+                "lease on slot "
+                        + slot
+                        + " of namespace '"
+                        + namespace
+                        + "' with fence "
+                        + fence
+                        + " is lost: "
+                        + reason);
         this.namespace = namespace;
         this.slot = slot;
         this.fence = fence;

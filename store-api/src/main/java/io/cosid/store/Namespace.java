@@ -6,10 +6,11 @@ import java.util.Objects;
 /**
  * A namespace of machine-id slots {@code 0..limit-1}, as defined by {@link SlotLeaseStore#define}.
  *
- * @param name      the namespace's name: one path segment, see {@link StoreArguments#requireNamespace(String)}
- * @param limit     the number of slots; slots are {@code 0..limit-1}
+ * @param name the namespace's name: one path segment, see {@link
+ *     StoreArguments#requireNamespace(String)}
+ * @param limit the number of slots; slots are {@code 0..limit-1}
  * @param tolerance the clock skew allowed between holders and the store; it pads each lease's
- *                  {@code ceiling} beyond its {@code expiresAt}
+ *     {@code ceiling} beyond its {@code expiresAt}
  */
 public record Namespace(String name, int limit, Duration tolerance) {
 
@@ -39,6 +40,12 @@ public record Namespace(String name, int limit, Duration tolerance) {
 
     @Override
     public String toString() {
-        return "Namespace[" + Objects.toString(name) + ", limit=" + limit + ", tolerance=" + tolerance + "]";
+        return "Namespace["
+                + Objects.toString(name)
+                + ", limit="
+                + limit
+                + ", tolerance="
+                + tolerance
+                + "]";
     }
 }

@@ -1,27 +1,38 @@
 package io.cosid.store;
 
 /**
- * {@link SlotLeaseStore#define} asked for values an existing namespace cannot take: a lower limit, or
- * another tolerance. Nothing was written.
+ * {@link SlotLeaseStore#define} asked for values an existing namespace cannot take: a lower limit,
+ * or another tolerance. Nothing was written.
  */
 public class NamespaceConflictException extends StoreException {
 
     /** The existing this failure is about. */
     private final Namespace existing;
+
     /** The requested this failure is about. */
     private final Namespace requested;
 
     /**
      * Creates the exception.
      *
-     * @param existing  the namespace as stored
+     * @param existing the namespace as stored
      * @param requested the namespace as asked for
-     * @param rule      the rule that refused it
+     * @param rule the rule that refused it
      */
     public NamespaceConflictException(Namespace existing, Namespace requested, String rule) {
-        super("namespace '" + existing.name() + "' exists with limit " + existing.limit() + " and tolerance "
-                + existing.tolerance() + "; cannot define it with limit " + requested.limit() + " and tolerance "
-                + requested.tolerance() + ": " + rule);
+        super(
+                "namespace '"
+                        + existing.name()
+                        + "' exists with limit "
+                        + existing.limit()
+                        + " and tolerance "
+                        + existing.tolerance()
+                        + "; cannot define it with limit "
+                        + requested.limit()
+                        + " and tolerance "
+                        + requested.tolerance()
+                        + ": "
+                        + rule);
         this.existing = existing;
         this.requested = requested;
     }

@@ -1,8 +1,6 @@
 package io.cosid.store;
 
-/**
- * A namespace was used before it was defined with {@link SlotLeaseStore#define}.
- */
+/** A namespace was used before it was defined with {@link SlotLeaseStore#define}. */
 public class NamespaceNotFoundException extends StoreException {
 
     /** The namespace this failure is about. */
@@ -14,7 +12,10 @@ public class NamespaceNotFoundException extends StoreException {
      * @param namespace the undefined namespace
      */
     public NamespaceNotFoundException(String namespace) {
-        super("namespace '" + namespace + "' is not defined; define it first with SlotLeaseStore.define");
+        super(
+                "namespace '"
+                        + namespace
+                        + "' is not defined; define it first with SlotLeaseStore.define");
         this.namespace = namespace;
     }
 

@@ -8,9 +8,10 @@ import java.util.Objects;
  * A namespace and its slots as read at one store instant ({@link SlotLeaseStore#inspect}).
  *
  * @param namespace the namespace
- * @param now       the store's clock when the slots were read; judge expiry against it, not the local clock
- * @param slots     every slot that was ever written (held or advanced), in slot order; a slot that is not
- *                  listed was never used
+ * @param now the store's clock when the slots were read; judge expiry against it, not the local
+ *     clock
+ * @param slots every slot that was ever written (held or advanced), in slot order; a slot that is
+ *     not listed was never used
  */
 public record NamespaceSnapshot(Namespace namespace, Instant now, List<SlotView> slots) {
 

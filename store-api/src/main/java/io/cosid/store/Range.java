@@ -3,13 +3,13 @@ package io.cosid.store;
 import java.util.Objects;
 
 /**
- * A reserved range {@code [start, end)} of a key's counter, handed out by {@link RangeStore#acquire}.
- * The values in it belong to the caller alone: no other caller, process or store instance is ever given
- * any of them.
+ * A reserved range {@code [start, end)} of a key's counter, handed out by {@link
+ * RangeStore#acquire}. The values in it belong to the caller alone: no other caller, process or
+ * store instance is ever given any of them.
  *
- * @param key   the counter's key
+ * @param key the counter's key
  * @param start the first value of the range (inclusive)
- * @param end   the end of the range (exclusive); {@code end > start}
+ * @param end the end of the range (exclusive); {@code end > start}
  */
 public record Range(String key, long start, long end) {
 
@@ -25,7 +25,13 @@ public record Range(String key, long start, long end) {
         Objects.requireNonNull(key, "key");
         if (start < 0 || end <= start) {
             throw new IllegalArgumentException(
-                    "range of key '" + key + "' must have 0 <= start < end, got [" + start + ", " + end + ")");
+                    "range of key '"
+                            + key
+                            + "' must have 0 <= start < end, got ["
+                            + start
+                            + ", "
+                            + end
+                            + ")");
         }
     }
 

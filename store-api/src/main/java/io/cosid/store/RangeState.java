@@ -1,10 +1,10 @@
 package io.cosid.store;
 
 /**
- * What a key's counter looks like in the store, as seen by {@link RangeStore#peek} and
- * {@link RangeStore#list()}.
+ * What a key's counter looks like in the store, as seen by {@link RangeStore#peek} and {@link
+ * RangeStore#list()}.
  *
- * @param next   the first value the next {@link RangeStore#acquire} would hand out
+ * @param next the first value the next {@link RangeStore#acquire} would hand out
  * @param sealed whether the key was sealed: no further ranges, ever
  */
 public record RangeState(long next, boolean sealed) {

@@ -3,15 +3,17 @@ package io.cosid.store;
 import java.time.Instant;
 
 /**
- * {@link SlotLeaseStore#advance} would change a slot that is held. Advance only slots nobody holds, e.g. on a
- * migration target before any instance starts. Nothing was written.
+ * {@link SlotLeaseStore#advance} would change a slot that is held. Advance only slots nobody holds,
+ * e.g. on a migration target before any instance starts. Nothing was written.
  */
 public class SlotBusyException extends StoreException {
 
     /** The namespace this failure is about. */
     private final String namespace;
+
     /** The slot this failure is about. */
     private final int slot;
+
     /** The holder this failure is about. */
     private final String holder;
 
@@ -19,13 +21,21 @@ public class SlotBusyException extends StoreException {
      * Creates the exception.
      *
      * @param namespace the namespace
-     * @param slot      the slot
-     * @param holder    the owner key that holds it
+     * @param slot the slot
+     * @param holder the owner key that holds it
      * @param expiresAt when the holder's lease expires unless renewed
      */
     public SlotBusyException(String namespace, int slot, String holder, Instant expiresAt) {
-        super("slot " + slot + " of namespace '" + namespace + "' is held by '" + holder + "' until "
-                + expiresAt + "; advance only free slots");
+        super(
+                "slot "
+                        + slot
+                        + " of namespace '"
+                        + namespace
+                        + "' is held by '"
+                        + holder
+                        + "' until "
+                        + expiresAt
+                        + "; advance only free slots");
         this.namespace = namespace;
         this.slot = slot;
         this.holder = holder;

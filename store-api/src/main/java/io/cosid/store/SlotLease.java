@@ -8,20 +8,22 @@ import java.util.Objects;
  * One term of a machine-id slot held by one owner, returned by {@link SlotLeaseStore#acquire} and
  * {@link SlotLeaseStore#renew}.
  *
- * <p>The holder may stamp only timestamps {@code t} with {@code floor <= t < ceiling}, and must stop using
- * the lease once {@code ttl} has passed on its monotonic clock since it sent the acquire or renew request,
- * whichever comes first. {@link LeaseGuard} implements that rule.
+ * <p>The holder may stamp only timestamps {@code t} with {@code floor <= t < ceiling}, and must
+ * stop using the lease once {@code ttl} has passed on its monotonic clock since it sent the acquire
+ * or renew request, whichever comes first. {@link LeaseGuard} implements that rule.
  *
- * @param namespace   the namespace's name
- * @param slot        the slot number, {@code 0 <= slot < limit}
- * @param ownerKey    the owner that holds this term
- * @param fence       the term's fence token: strictly larger than every earlier term's fence of this slot
+ * @param namespace the namespace's name
+ * @param slot the slot number, {@code 0 <= slot < limit}
+ * @param ownerKey the owner that holds this term
+ * @param fence the term's fence token: strictly larger than every earlier term's fence of this slot
  * @param incarnation how many terms in a row this owner key has held this slot (1 for a new owner)
- * @param floor       the first timestamp the holder may use: at or after the end of every earlier term's window
- * @param expiresAt   when the lease expires by the store's clock unless renewed
- * @param ceiling     the end (exclusive) of the holder's timestamp window: {@code expiresAt + tolerance} or more
- * @param ttl         the lease's time to live, as requested
- * @param tolerance   the namespace's clock-skew tolerance when the term started
+ * @param floor the first timestamp the holder may use: at or after the end of every earlier term's
+ *     window
+ * @param expiresAt when the lease expires by the store's clock unless renewed
+ * @param ceiling the end (exclusive) of the holder's timestamp window: {@code expiresAt +
+ *     tolerance} or more
+ * @param ttl the lease's time to live, as requested
+ * @param tolerance the namespace's clock-skew tolerance when the term started
  */
 public record SlotLease(
         String namespace,
@@ -48,9 +50,9 @@ public record SlotLease(
      * @param ceiling as described for the record
      * @param ttl as described for the record
      * @param tolerance as described for the record
-     * @throws NullPointerException     if a value is null
-     * @throws IllegalArgumentException if {@code slot < 0}, {@code fence < 1}, {@code incarnation < 1}
-     *                                  or {@code ceiling < expiresAt}
+     * @throws NullPointerException if a value is null
+     * @throws IllegalArgumentException if {@code slot < 0}, {@code fence < 1}, {@code incarnation <
+     *     1} or {@code ceiling < expiresAt}
      */
     public SlotLease {
         Objects.requireNonNull(namespace, "namespace");
@@ -61,14 +63,23 @@ public record SlotLease(
         Objects.requireNonNull(ttl, "ttl");
         Objects.requireNonNull(tolerance, "tolerance");
         if (slot < 0 || fence < 1 || incarnation < 1 || ceiling.isBefore(expiresAt)) {
-            throw new IllegalArgumentException("inconsistent lease: slot=" + slot + ", fence=" + fence
-                    + ", incarnation=" + incarnation + ", expiresAt=" + expiresAt + ", ceiling=" + ceiling);
+            throw new IllegalArgumentException(
+                    "inconsistent lease: slot="
+                            + slot
+                            + ", fence="
+                            + fence
+                            + ", incarnation="
+                            + incarnation
+                            + ", expiresAt="
+                            + expiresAt
+                            + ", ceiling="
+                            + ceiling);
         }
     }
 
     /**
-     * Whether a timestamp lies in this lease's window {@code [floor, ceiling)}. This alone does not say the
-     * lease is still usable; see {@link LeaseGuard}.
+     * Whether a timestamp lies in this lease's window {@code [floor, ceiling)}. This alone does not
+     * say the lease is still usable; see {@link LeaseGuard}.
      *
      * @param timestamp a timestamp
      * @return {@code true} when {@code floor <= timestamp < ceiling}

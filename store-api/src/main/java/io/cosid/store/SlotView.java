@@ -8,21 +8,21 @@ import java.util.Optional;
 /**
  * What one slot looks like in the store, for operators and tools ({@link SlotLeaseStore#inspect}).
  *
- * <p>A slot that was never held has {@code fence == 0}, an empty {@code ownerKey} and all instants at the
- * epoch, unless {@link SlotLeaseStore#advance} raised its fence or next floor.
+ * <p>A slot that was never held has {@code fence == 0}, an empty {@code ownerKey} and all instants
+ * at the epoch, unless {@link SlotLeaseStore#advance} raised its fence or next floor.
  *
- * @param namespace   the namespace's name
- * @param slot        the slot number
- * @param ownerKey    the owner key of the slot's latest term, empty if it was never held
- * @param fence       the latest term's fence, 0 if never held
+ * @param namespace the namespace's name
+ * @param slot the slot number
+ * @param ownerKey the owner key of the slot's latest term, empty if it was never held
+ * @param fence the latest term's fence, 0 if never held
  * @param incarnation the latest term's incarnation, 0 if never held
- * @param floor       the latest term's floor
- * @param expiresAt   the latest term's expiry by the store's clock
- * @param ceiling     the latest term's ceiling
- * @param nextFloor   the floor the next term will get
- * @param released    whether the latest term was released (or ended by {@link SlotLeaseStore#advance})
- * @param releasedAt  when the latest term was released by the store's clock, the epoch if it was not
- * @param ttl         the latest term's ttl, zero if never held
+ * @param floor the latest term's floor
+ * @param expiresAt the latest term's expiry by the store's clock
+ * @param ceiling the latest term's ceiling
+ * @param nextFloor the floor the next term will get
+ * @param released whether the latest term was released (or ended by {@link SlotLeaseStore#advance})
+ * @param releasedAt when the latest term was released by the store's clock, the epoch if it was not
+ * @param ttl the latest term's ttl, zero if never held
  */
 public record SlotView(
         String namespace,
@@ -67,7 +67,8 @@ public record SlotView(
     }
 
     /**
-     * Whether the slot is held at a store instant: its latest term was neither released nor has expired.
+     * Whether the slot is held at a store instant: its latest term was neither released nor has
+     * expired.
      *
      * @param now an instant of the store's clock
      * @return {@code true} when a lease of this slot is in force at {@code now}
@@ -77,8 +78,8 @@ public record SlotView(
     }
 
     /**
-     * Since when the slot has been free, for operators: the release time, or the expiry of a term that
-     * was not released.
+     * Since when the slot has been free, for operators: the release time, or the expiry of a term
+     * that was not released.
      *
      * @param now an instant of the store's clock
      * @return the instant the slot became free, or empty while it is held or if it was never held

@@ -1,8 +1,10 @@
 package io.cosid.store;
 
+import java.util.Optional;
+
 /**
- * One configured store: a {@link RangeStore} and a {@link SlotLeaseStore} on the same backend, with one
- * lifecycle. Open it with {@link Stores#open}, or with a backend's own entry point.
+ * One configured store: a {@link RangeStore} and a {@link SlotLeaseStore} on the same backend, with
+ * one lifecycle. Open it with {@link Stores#open}, or with a backend's own entry point.
  *
  * <p>After {@link #close()} every operation of both stores throws {@link IllegalStateException}.
  */
@@ -41,13 +43,13 @@ public interface Store extends AutoCloseable {
      *
      * @return the admin actions, or empty when the backend has none
      */
-    default java.util.Optional<StoreAdmin> admin() {
-        return java.util.Optional.empty();
+    default Optional<StoreAdmin> admin() {
+        return Optional.empty();
     }
 
     /**
-     * Releases the store's resources (a client it built, for example). Idempotent. Leases are not released:
-     * release them first if the instance is shutting down for good.
+     * Releases the store's resources (a client it built, for example). Idempotent. Leases are not
+     * released: release them first if the instance is shutting down for good.
      */
     @Override
     void close();

@@ -6,36 +6,42 @@ import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one validation of arguments that every backend uses, so that a key or namespace valid on one backend
- * is valid on all of them. Each check throws an {@link IllegalArgumentException} that names the argument,
- * the value and the rule, before anything is read or written.
+ * The one validation of arguments that every backend uses, so that a key or namespace valid on one
+ * backend is valid on all of them. Each check throws an {@link IllegalArgumentException} that names
+ * the argument, the value and the rule, before anything is read or written.
  *
- * <p>Names are ZooKeeper-safe on every backend: a range key is a relative path of segments separated by
- * {@code /}; a namespace and an owner key are one segment. A segment is 1 to {@value #MAX_SEGMENT_LENGTH}
- * characters, is not {@code .} or {@code ..}, and has no control characters and none of the characters
- * ZooKeeper refuses ({@code U+D800..U+F8FF}, {@code U+FFF0..U+FFFF}).
+ * <p>Names are ZooKeeper-safe on every backend: a range key is a relative path of segments
+ * separated by {@code /}; a namespace and an owner key are one segment. A segment is 1 to {@value
+ * #MAX_SEGMENT_LENGTH} characters, is not {@code .} or {@code ..}, and has no control characters
+ * and none of the characters ZooKeeper refuses ({@code U+D800..U+F8FF}, {@code U+FFF0..U+FFFF}).
  */
 public final class StoreArguments {
 
     /** The longest range key, in characters. */
     public static final int MAX_KEY_LENGTH = 1024;
+
     /** The longest segment of a name, in characters. */
     public static final int MAX_SEGMENT_LENGTH = 255;
+
     /** The largest number of slots a namespace may have. */
     public static final int MAX_LIMIT = 65_536;
+
     /** The longest lease ttl. */
     public static final Duration MAX_TTL = Duration.ofDays(1);
+
     /** The latest instant a store keeps: the largest number of milliseconds since the epoch. */
     public static final Instant MAX_INSTANT = Instant.ofEpochMilli(Long.MAX_VALUE);
+
     /** The largest clock-skew tolerance of a namespace. */
     public static final Duration MAX_TOLERANCE = Duration.ofHours(1);
 
-    private static final String SEGMENT_RULE = "segments of 1-" + MAX_SEGMENT_LENGTH
-            + " characters, none of them '.' or '..', without '/' inside a segment, control characters or"
-            + " characters U+D800-U+F8FF and U+FFF0-U+FFFF";
+    private static final String SEGMENT_RULE =
+            "segments of 1-"
+                    + MAX_SEGMENT_LENGTH
+                    + " characters, none of them '.' or '..', without '/' inside a segment, control"
+                    + " characters or characters U+D800-U+F8FF and U+FFF0-U+FFFF";
 
-    private StoreArguments() {
-    }
+    private StoreArguments() {}
 
     /**
      * Checks a range key.
@@ -116,7 +122,8 @@ public final class StoreArguments {
      *
      * @param ttl the ttl
      * @return the ttl
-     * @throws IllegalArgumentException if it is null, not whole milliseconds, or outside {@code 1ms..MAX_TTL}
+     * @throws IllegalArgumentException if it is null, not whole milliseconds, or outside {@code
+     *     1ms..MAX_TTL}
      */
     public static Duration requireTtl(Duration ttl) {
         return requireMillis("ttl", ttl, Duration.ofMillis(1), MAX_TTL);
@@ -127,7 +134,8 @@ public final class StoreArguments {
      *
      * @param tolerance the tolerance
      * @return the tolerance
-     * @throws IllegalArgumentException if it is null, not whole milliseconds, or outside {@code 0..MAX_TOLERANCE}
+     * @throws IllegalArgumentException if it is null, not whole milliseconds, or outside {@code
+     *     0..MAX_TOLERANCE}
      */
     public static Duration requireTolerance(Duration tolerance) {
         return requireMillis("tolerance", tolerance, Duration.ZERO, MAX_TOLERANCE);
@@ -142,7 +150,8 @@ public final class StoreArguments {
      */
     public static int requireLimit(int limit) {
         if (limit < 1 || limit > MAX_LIMIT) {
-            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", got " + limit);
+            throw new IllegalArgumentException(
+                    "limit must be between 1 and " + MAX_LIMIT + ", got " + limit);
         }
         return limit;
     }
@@ -150,15 +159,20 @@ public final class StoreArguments {
     /**
      * Checks that a slot belongs to a namespace.
      *
-     * @param slot      the slot number
+     * @param slot the slot number
      * @param namespace the namespace
      * @return the slot
      * @throws IllegalArgumentException if {@code slot} is outside {@code 0..limit-1}
      */
     public static int requireSlot(int slot, Namespace namespace) {
         if (!namespace.contains(slot)) {
-            throw new IllegalArgumentException("slot " + slot + " is outside namespace '" + namespace.name()
-                    + "', whose slots are 0.." + (namespace.limit() - 1));
+            throw new IllegalArgumentException(
+                    "slot "
+                            + slot
+                            + " is outside namespace '"
+                            + namespace.name()
+                            + "', whose slots are 0.."
+                            + (namespace.limit() - 1));
         }
         return slot;
     }
@@ -180,10 +194,11 @@ public final class StoreArguments {
     /**
      * Checks an instant argument.
      *
-     * @param name  the argument's name
+     * @param name the argument's name
      * @param value the instant
      * @return the instant
-     * @throws IllegalArgumentException if it is null, not whole milliseconds, or outside {@code EPOCH..MAX_INSTANT}
+     * @throws IllegalArgumentException if it is null, not whole milliseconds, or outside {@code
+     *     EPOCH..MAX_INSTANT}
      */
     public static Instant requireInstant(String name, Instant value) {
         if (value == null) {
@@ -193,8 +208,14 @@ public final class StoreArguments {
             throw new IllegalArgumentException(name + " must be whole milliseconds, got " + value);
         }
         if (value.isBefore(Instant.EPOCH) || value.isAfter(MAX_INSTANT)) {
-            throw new IllegalArgumentException(name + " must be between " + Instant.EPOCH + " and " + MAX_INSTANT
-                    + ", got " + value);
+            throw new IllegalArgumentException(
+                    name
+                            + " must be between "
+                            + Instant.EPOCH
+                            + " and "
+                            + MAX_INSTANT
+                            + ", got "
+                            + value);
         }
         return value;
     }
@@ -219,8 +240,16 @@ public final class StoreArguments {
         }
         String problem = value.indexOf('/') >= 0 ? "contains '/'" : segmentProblem(value);
         if (problem != null) {
-            throw new IllegalArgumentException(name + " '" + printable(value) + "' is invalid: it " + problem
-                    + "; a " + name + " is one segment: " + SEGMENT_RULE);
+            throw new IllegalArgumentException(
+                    name
+                            + " '"
+                            + printable(value)
+                            + "' is invalid: it "
+                            + problem
+                            + "; a "
+                            + name
+                            + " is one segment: "
+                            + SEGMENT_RULE);
         }
         return value;
     }
@@ -246,8 +275,16 @@ public final class StoreArguments {
     }
 
     private static IllegalArgumentException invalidKey(String key, String problem) {
-        return new IllegalArgumentException("key '" + printable(key) + "' is invalid: " + problem + "; a key is 1-"
-                + MAX_KEY_LENGTH + " characters: " + SEGMENT_RULE + ", separated by '/'");
+        return new IllegalArgumentException(
+                "key '"
+                        + printable(key)
+                        + "' is invalid: "
+                        + problem
+                        + "; a key is 1-"
+                        + MAX_KEY_LENGTH
+                        + " characters: "
+                        + SEGMENT_RULE
+                        + ", separated by '/'");
     }
 
     private static Duration requireMillis(String name, Duration value, Duration min, Duration max) {
@@ -258,14 +295,16 @@ public final class StoreArguments {
             throw new IllegalArgumentException(name + " must be whole milliseconds, got " + value);
         }
         if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-            throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + value);
+            throw new IllegalArgumentException(
+                    name + " must be between " + min + " and " + max + ", got " + value);
         }
         return value;
     }
 
     /**
-     * A text for a message: at most 80 characters (then "..."), control characters shown as escapes so that a
-     * message stays on one line. Every backend shows names and stored text it refuses this way.
+     * A text for a message: at most 80 characters (then "..."), control characters shown as escapes
+     * so that a message stays on one line. Every backend shows names and stored text it refuses
+     * this way.
      *
      * @param value the text, as given or as stored
      * @return the text as a message shows it
@@ -275,7 +314,10 @@ public final class StoreArguments {
         String shown = value.length() > 80 ? value.substring(0, 80) + "..." : value;
         for (int i = 0; i < shown.length(); i++) {
             char c = shown.charAt(i);
-            out.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            out.append(
+                    Character.isISOControl(c)
+                            ? String.format("\\u%04x", (int) c)
+                            : String.valueOf(c));
         }
         return out.toString();
     }

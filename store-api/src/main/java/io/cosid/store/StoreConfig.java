@@ -26,12 +26,13 @@ import org.jspecify.annotations.Nullable;
  *         connectString: zk-1:2181,zk-2:2181,zk-3:2181
  * }</pre>
  *
- * <p>{@link #parseAll(Map)} reads that shape from nested maps (as a YAML parser returns them), from flat
- * dotted keys ({@code cosid.stores.zk.type=zookeeper}, as in {@link Properties}), or from a mix. Durations
- * are written {@code 100ms}, {@code 3s}, {@code 2m}, {@code 1h}, {@code 1d} or in ISO-8601 ({@code PT3S}).
+ * <p>{@link #parseAll(Map)} reads that shape from nested maps (as a YAML parser returns them), from
+ * flat dotted keys ({@code cosid.stores.zk.type=zookeeper}, as in {@link Properties}), or from a
+ * mix. Durations are written {@code 100ms}, {@code 3s}, {@code 2m}, {@code 1h}, {@code 1d} or in
+ * ISO-8601 ({@code PT3S}).
  *
- * @param name    the store's name, the key under {@code cosid.stores}
- * @param type    the backend, as a {@link StoreProvider#type()} names it
+ * @param name the store's name, the key under {@code cosid.stores}
+ * @param type the backend, as a {@link StoreProvider#type()} names it
  * @param timeout the budget of each store operation as a whole, retries included
  * @param options the backend's options, flat dotted keys to text values; unmodifiable
  */
@@ -39,6 +40,7 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
 
     /** The timeout of a store whose configuration names none. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(3);
+
     /** The prefix under which stores are configured. */
     public static final String PREFIX = "cosid.stores.";
 
@@ -57,16 +59,24 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
      */
     public StoreConfig {
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("store name '" + name
-                    + "' is invalid: use 1-64 letters, digits, '_' or '-'");
+            throw new IllegalArgumentException(
+                    "store name '" + name + "' is invalid: use 1-64 letters, digits, '_' or '-'");
         }
         if (type == null || !TYPE.matcher(type).matches()) {
-            throw new IllegalArgumentException(PREFIX + name + ".type '" + type
-                    + "' is invalid: use 1-64 lowercase letters, digits or '-', e.g. zookeeper or in-memory");
+            throw new IllegalArgumentException(
+                    PREFIX
+                            + name
+                            + ".type '"
+                            + type
+                            + "' is invalid: use 1-64 lowercase letters, digits or '-', e.g."
+                            + " zookeeper or in-memory");
         }
-        if (timeout == null || timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofHours(1)) > 0) {
-            throw new IllegalArgumentException(PREFIX + name + ".timeout must be more than 0 and at most 1h, got "
-                    + timeout);
+        if (timeout == null
+                || timeout.isNegative()
+                || timeout.isZero()
+                || timeout.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException(
+                    PREFIX + name + ".timeout must be more than 0 and at most 1h, got " + timeout);
         }
         options = Collections.unmodifiableMap(new TreeMap<>(options == null ? Map.of() : options));
     }
@@ -95,7 +105,7 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     /**
      * This configuration with one more option (or one replaced).
      *
-     * @param key   the option's key, e.g. {@code connectString}
+     * @param key the option's key, e.g. {@code connectString}
      * @param value its value
      * @return a new configuration
      */
@@ -108,10 +118,11 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     /**
      * Reads every store configured under {@code cosid.stores}.
      *
-     * @param settings nested maps, flat dotted keys, or a mix; entries outside {@code cosid.stores} are ignored
+     * @param settings nested maps, flat dotted keys, or a mix; entries outside {@code cosid.stores}
+     *     are ignored
      * @return the stores by name, in name order
-     * @throws IllegalArgumentException naming the key, if a key under a store is unknown, a value is malformed,
-     *                                  or a store has no type
+     * @throws IllegalArgumentException naming the key, if a key under a store is unknown, a value
+     *     is malformed, or a store has no type
      */
     public static Map<String, StoreConfig> parseAll(Map<String, ?> settings) {
         Map<String, String> flat = new TreeMap<>();
@@ -124,8 +135,11 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
             String rest = entry.getKey().substring(PREFIX.length());
             int dot = rest.indexOf('.');
             if (dot <= 0) {
-                throw new IllegalArgumentException(entry.getKey()
-                        + " is not a store setting: use " + PREFIX + "<name>.type|timeout|options.<key>");
+                throw new IllegalArgumentException(
+                        entry.getKey()
+                                + " is not a store setting: use "
+                                + PREFIX
+                                + "<name>.type|timeout|options.<key>");
             }
             byStore.computeIfAbsent(rest.substring(0, dot), n -> new TreeMap<>())
                     .put(rest.substring(dot + 1), entry.getValue());
@@ -151,18 +165,23 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     /**
      * Reads one named store.
      *
-     * @param name     the store's name
+     * @param name the store's name
      * @param settings nested maps, flat dotted keys, or a mix
      * @return the store's configuration
-     * @throws IllegalArgumentException if the store is not configured (listing those that are) or its
-     *                                  settings are malformed
+     * @throws IllegalArgumentException if the store is not configured (listing those that are) or
+     *     its settings are malformed
      */
     public static StoreConfig parse(String name, Map<String, ?> settings) {
         Map<String, StoreConfig> all = parseAll(settings);
         StoreConfig config = all.get(name);
         if (config == null) {
-            throw new IllegalArgumentException("no store named '" + name + "' under " + PREFIX.substring(0,
-                    PREFIX.length() - 1) + "; configured stores: " + all.keySet());
+            throw new IllegalArgumentException(
+                    "no store named '"
+                            + name
+                            + "' under "
+                            + PREFIX.substring(0, PREFIX.length() - 1)
+                            + "; configured stores: "
+                            + all.keySet());
         }
         return config;
     }
@@ -170,8 +189,9 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     /**
      * Parses a duration setting.
      *
-     * @param key  the setting's key, for the message
-     * @param text {@code 100ms}, {@code 3s}, {@code 2m}, {@code 1h}, {@code 1d} or ISO-8601 such as {@code PT3S}
+     * @param key the setting's key, for the message
+     * @param text {@code 100ms}, {@code 3s}, {@code 2m}, {@code 1h}, {@code 1d} or ISO-8601 such as
+     *     {@code PT3S}
      * @return the duration
      * @throws IllegalArgumentException naming the key, if the text is not a duration
      */
@@ -195,8 +215,12 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
                 // fall through to the message below
             }
         }
-        throw new IllegalArgumentException(key + ": '" + text + "' is not a duration; write a whole number with a"
-                + " unit (100ms, 3s, 2m, 1h, 1d) or ISO-8601 (PT3S)");
+        throw new IllegalArgumentException(
+                key
+                        + ": '"
+                        + text
+                        + "' is not a duration; write a whole number with a"
+                        + " unit (100ms, 3s, 2m, 1h, 1d) or ISO-8601 (PT3S)");
     }
 
     /**
@@ -208,8 +232,12 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     public void requireKnownOptions(Set<String> known) {
         for (String key : options.keySet()) {
             if (!known.contains(key)) {
-                throw new IllegalArgumentException(optionPath(key) + " is not an option of store type '" + type
-                        + "'; known options: " + new TreeSet<>(known));
+                throw new IllegalArgumentException(
+                        optionPath(key)
+                                + " is not an option of store type '"
+                                + type
+                                + "'; known options: "
+                                + new TreeSet<>(known));
             }
         }
     }
@@ -217,7 +245,7 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     /**
      * A text option.
      *
-     * @param key          the option's key
+     * @param key the option's key
      * @param defaultValue the value when the option is absent (may be null)
      * @return the option's value or the default (null only when the default is)
      */
@@ -229,7 +257,7 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     /**
      * A duration option.
      *
-     * @param key          the option's key
+     * @param key the option's key
      * @param defaultValue the value when the option is absent
      * @return the option's value or the default
      * @throws IllegalArgumentException naming the key, if the value is not a positive duration
@@ -241,7 +269,8 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
         }
         Duration d = parseDuration(optionPath(key), text);
         if (d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException(optionPath(key) + " must be more than 0, got '" + text + "'");
+            throw new IllegalArgumentException(
+                    optionPath(key) + " must be more than 0, got '" + text + "'");
         }
         return d;
     }
@@ -249,12 +278,13 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     /**
      * A whole-number option.
      *
-     * @param key          the option's key
+     * @param key the option's key
      * @param defaultValue the value when the option is absent
-     * @param min          the lowest value allowed
-     * @param max          the highest value allowed
+     * @param min the lowest value allowed
+     * @param max the highest value allowed
      * @return the option's value or the default
-     * @throws IllegalArgumentException naming the key, if the value is not a number in {@code min..max}
+     * @throws IllegalArgumentException naming the key, if the value is not a number in {@code
+     *     min..max}
      */
     public int intOption(String key, int defaultValue, int min, int max) {
         String text = options.get(key);
@@ -269,8 +299,15 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
         } catch (NumberFormatException e) {
             // fall through to the message below
         }
-        throw new IllegalArgumentException(optionPath(key) + " must be a whole number from " + min + " to " + max
-                + ", got '" + text + "'");
+        throw new IllegalArgumentException(
+                optionPath(key)
+                        + " must be a whole number from "
+                        + min
+                        + " to "
+                        + max
+                        + ", got '"
+                        + text
+                        + "'");
     }
 
     /**
@@ -297,12 +334,16 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
             } else if (key.startsWith("options.") && key.length() > "options.".length()) {
                 options.put(key.substring("options.".length()), e.getValue());
             } else {
-                throw new IllegalArgumentException(path + key
-                        + " is not a store setting; a store has type, timeout and options.<key>");
+                throw new IllegalArgumentException(
+                        path
+                                + key
+                                + " is not a store setting; a store has type, timeout and"
+                                + " options.<key>");
             }
         }
         if (type == null || type.isEmpty()) {
-            throw new IllegalArgumentException(path + "type is missing; name the backend, e.g. zookeeper or in-memory");
+            throw new IllegalArgumentException(
+                    path + "type is missing; name the backend, e.g. zookeeper or in-memory");
         }
         return new StoreConfig(name, type, timeout, options);
     }

@@ -1,8 +1,8 @@
 package io.cosid.store;
 
 /**
- * Stored data does not parse, or a node was deleted and recreated behind the store's back. The store never
- * overwrites such data: an operator must look at it.
+ * Stored data does not parse, or a node was deleted and recreated behind the store's back. The
+ * store never overwrites such data: an operator must look at it.
  */
 public class StoreCorruptedException extends StoreException {
 
@@ -13,10 +13,15 @@ public class StoreCorruptedException extends StoreException {
      * Creates the exception.
      *
      * @param location what holds the bad data: a range key, namespace, slot or node path
-     * @param problem  what is wrong with it
+     * @param problem what is wrong with it
      */
     public StoreCorruptedException(String location, String problem) {
-        super("corrupt store data at " + location + ": " + problem + " (left untouched; an operator must repair it)");
+        super(
+                "corrupt store data at "
+                        + location
+                        + ": "
+                        + problem
+                        + " (left untouched; an operator must repair it)");
         this.location = location;
     }
 

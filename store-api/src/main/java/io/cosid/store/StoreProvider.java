@@ -1,8 +1,9 @@
 package io.cosid.store;
 
 /**
- * A backend, found by {@link Stores} with {@link java.util.ServiceLoader}: list the implementing class in
- * {@code META-INF/services/io.cosid.store.StoreProvider}. It needs a public no-argument constructor.
+ * A backend, found by {@link Stores} with {@link java.util.ServiceLoader}: list the implementing
+ * class in {@code META-INF/services/io.cosid.store.StoreProvider}. It needs a public no-argument
+ * constructor.
  */
 public interface StoreProvider {
 
@@ -19,7 +20,7 @@ public interface StoreProvider {
      * @param config the store's configuration, whose {@code type} is this provider's
      * @return the open store
      * @throws IllegalArgumentException naming the option, if an option is unknown or malformed
-     * @throws StoreException           if the backend cannot be reached
+     * @throws StoreException if the backend cannot be reached
      */
     Store open(StoreConfig config);
 }

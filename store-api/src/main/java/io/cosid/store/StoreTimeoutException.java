@@ -4,13 +4,15 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An operation did not complete within the store's timeout. The outcome of a write may be unknown: a
- * range store then loses that range as a gap; a lease may or may not be held, so the caller must not use it.
+ * An operation did not complete within the store's timeout. The outcome of a write may be unknown:
+ * a range store then loses that range as a gap; a lease may or may not be held, so the caller must
+ * not use it.
  */
 public class StoreTimeoutException extends StoreException {
 
     /** The operation this failure is about. */
     private final String operation;
+
     /** The timeout this failure is about. */
     private final Duration timeout;
 
@@ -18,8 +20,8 @@ public class StoreTimeoutException extends StoreException {
      * Creates the exception.
      *
      * @param operation what was attempted, with the key, namespace or slot it was about
-     * @param timeout   the budget that ran out
-     * @param cause     the last failure seen, or {@code null}
+     * @param timeout the budget that ran out
+     * @param cause the last failure seen, or {@code null}
      */
     public StoreTimeoutException(String operation, Duration timeout, @Nullable Throwable cause) {
         super(operation + " did not complete within the store's timeout of " + timeout, cause);

@@ -3,9 +3,9 @@ package io.cosid.store;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The backend cannot be reached: a client could not connect, or lost its connection more often than its
- * retry settings allow. Nothing is known to have been written by the failing operation, but a write it sent
- * may have landed; the contract's rules on unknown outcomes apply.
+ * The backend cannot be reached: a client could not connect, or lost its connection more often than
+ * its retry settings allow. Nothing is known to have been written by the failing operation, but a
+ * write it sent may have landed; the contract's rules on unknown outcomes apply.
  */
 public class StoreUnavailableException extends StoreException {
 
@@ -17,7 +17,7 @@ public class StoreUnavailableException extends StoreException {
      *
      * @param backend what could not be reached, e.g. a connect string
      * @param message what happened
-     * @param cause   the underlying failure, or {@code null}
+     * @param cause the underlying failure, or {@code null}
      */
     public StoreUnavailableException(String backend, String message, @Nullable Throwable cause) {
         super("store backend " + backend + " is unavailable: " + message, cause);

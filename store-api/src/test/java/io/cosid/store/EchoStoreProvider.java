@@ -1,6 +1,10 @@
 package io.cosid.store;
 
-/** A provider that only records the configuration it was opened with, to test the lookup by type. */
+import java.util.Set;
+
+/**
+ * A provider that only records the configuration it was opened with, to test the lookup by type.
+ */
 public class EchoStoreProvider implements StoreProvider {
 
     static volatile StoreConfig lastOpened;
@@ -12,7 +16,7 @@ public class EchoStoreProvider implements StoreProvider {
 
     @Override
     public Store open(StoreConfig config) {
-        config.requireKnownOptions(java.util.Set.of("color"));
+        config.requireKnownOptions(Set.of("color"));
         lastOpened = config;
         return new Store() {
             @Override
@@ -36,8 +40,7 @@ public class EchoStoreProvider implements StoreProvider {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 }

@@ -3,9 +3,9 @@ package io.cosid.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -22,8 +22,18 @@ import org.junit.jupiter.api.Test;
 class LeaseGuardTest {
 
     private static final Instant FLOOR = Instant.parse("2026-01-01T00:00:00Z");
-    private final SlotLease lease = new SlotLease("ns", 3, "host-1", 7, 1, FLOOR, FLOOR.plusSeconds(40),
-            FLOOR.plusSeconds(42), Duration.ofSeconds(30), Duration.ofSeconds(2));
+    private final SlotLease lease =
+            new SlotLease(
+                    "ns",
+                    3,
+                    "host-1",
+                    7,
+                    1,
+                    FLOOR,
+                    FLOOR.plusSeconds(40),
+                    FLOOR.plusSeconds(42),
+                    Duration.ofSeconds(30),
+                    Duration.ofSeconds(2));
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final LeaseGuard guard = LeaseGuard.of(lease, nanos.get(), nanos::get);
 
@@ -49,31 +59,42 @@ class LeaseGuardTest {
         assertThat(guard.mayStamp(FLOOR.plusSeconds(1))).isFalse();
     }
 
-    /** A store that answers release(lease, stampedBefore) with stampedBefore and remembers the declaration. */
+    /**
+     * A store that answers release(lease, stampedBefore) with stampedBefore and remembers the
+     * declaration.
+     */
     private static final class DeclarationRecorder {
         final AtomicReference<Instant> declared = new AtomicReference<>();
-        final SlotLeaseStore store = (SlotLeaseStore) Proxy.newProxyInstance(SlotLeaseStore.class.getClassLoader(),
-                new Class<?>[] {SlotLeaseStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("release") && args.length == 2) {
-                        declared.set((Instant) args[1]);
-                        return args[1];
-                    }
-                    if (method.getName().equals("renew")) {
-                        return args[0];
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
+        final SlotLeaseStore store =
+                (SlotLeaseStore)
+                        Proxy.newProxyInstance(
+                                SlotLeaseStore.class.getClassLoader(),
+                                new Class<?>[] {SlotLeaseStore.class},
+                                (proxy, method, args) -> {
+                                    if (method.getName().equals("release") && args.length == 2) {
+                                        declared.set((Instant) args[1]);
+                                        return args[1];
+                                    }
+                                    if (method.getName().equals("renew")) {
+                                        return args[0];
+                                    }
+                                    throw new UnsupportedOperationException(method.getName());
+                                });
     }
 
     @Test
-    @DisplayName("release declares the highest timestamp allowed plus 1 ms, across the guards of one term")
+    @DisplayName(
+            "release declares the highest timestamp allowed plus 1 ms, across the guards of one"
+                    + " term")
     void releaseDeclaresHighest() {
         DeclarationRecorder recorder = new DeclarationRecorder();
         assertThat(guard.mayStamp(FLOOR.plusMillis(700))).isTrue();
         LeaseGuard renewed = guard.renew(recorder.store);
         assertThat(renewed.mayStamp(FLOOR.plusMillis(900))).isTrue();
         assertThat(guard.mayStamp(FLOOR.plusMillis(800))).isTrue();
-        assertThat(guard.mayStamp(FLOOR.minusMillis(5))).as("outside the window: not remembered").isFalse();
+        assertThat(guard.mayStamp(FLOOR.minusMillis(5)))
+                .as("outside the window: not remembered")
+                .isFalse();
         assertThat(renewed.release(recorder.store)).isEqualTo(FLOOR.plusMillis(901));
         assertThat(recorder.declared.get()).isEqualTo(FLOOR.plusMillis(901));
     }
@@ -95,9 +116,12 @@ class LeaseGuardTest {
         assertThat(renewed.isReleased()).isTrue();
         assertThat(guard.mayStamp(FLOOR)).isFalse();
         assertThat(renewed.mayStamp(FLOOR.plusSeconds(1))).isFalse();
-        assertThatThrownBy(() -> renewed.renew(recorder.store)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> renewed.renew(recorder.store))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("released");
-        assertThat(renewed.release(recorder.store)).as("asked again: declares nothing new").isEqualTo(lease.ceiling());
+        assertThat(renewed.release(recorder.store))
+                .as("asked again: declares nothing new")
+                .isEqualTo(lease.ceiling());
     }
 
     @Test
@@ -113,17 +137,21 @@ class LeaseGuardTest {
                 List<Future<?>> stampers = new ArrayList<>();
                 for (int t = 0; t < 3; t++) {
                     int offset = t;
-                    stampers.add(pool.submit(() -> {
-                        start.await();
-                        for (long ms = offset; ms < 40_000; ms += 3) {
-                            if (raced.mayStamp(FLOOR.plusMillis(ms))) {
-                                highestAllowed.accumulateAndGet(FLOOR.plusMillis(ms).toEpochMilli(), Math::max);
-                            } else {
-                                break;
-                            }
-                        }
-                        return null;
-                    }));
+                    stampers.add(
+                            pool.submit(
+                                    () -> {
+                                        start.await();
+                                        for (long ms = offset; ms < 40_000; ms += 3) {
+                                            if (raced.mayStamp(FLOOR.plusMillis(ms))) {
+                                                highestAllowed.accumulateAndGet(
+                                                        FLOOR.plusMillis(ms).toEpochMilli(),
+                                                        Math::max);
+                                            } else {
+                                                break;
+                                            }
+                                        }
+                                        return null;
+                                    }));
                 }
                 start.countDown();
                 Instant declared = raced.release(recorder.store);
@@ -131,7 +159,9 @@ class LeaseGuardTest {
                     f.get(30, TimeUnit.SECONDS);
                 }
                 if (highestAllowed.get() != Long.MIN_VALUE) {
-                    assertThat(declared.toEpochMilli()).as("round " + round).isGreaterThan(highestAllowed.get());
+                    assertThat(declared.toEpochMilli())
+                            .as("round " + round)
+                            .isGreaterThan(highestAllowed.get());
                 }
             }
         } finally {

@@ -25,18 +25,39 @@ class StoreConfigTest {
         @Test
         @DisplayName("from nested maps, as a YAML parser returns them")
         void nested() {
-            Map<String, Object> yaml = Map.of("cosid", Map.of("stores", Map.of(
-                    "zk", Map.of("type", "zookeeper", "timeout", "3s",
-                            "options", Map.of("connectString", "zk-1:2181,zk-2:2181", "retry", Map.of("maxRetries", 7))),
-                    "mem", Map.of("type", "in-memory"))),
-                    "server", Map.of("port", 8080));
+            Map<String, Object> yaml =
+                    Map.of(
+                            "cosid",
+                            Map.of(
+                                    "stores",
+                                    Map.of(
+                                            "zk",
+                                                    Map.of(
+                                                            "type",
+                                                            "zookeeper",
+                                                            "timeout",
+                                                            "3s",
+                                                            "options",
+                                                            Map.of(
+                                                                    "connectString",
+                                                                    "zk-1:2181,zk-2:2181",
+                                                                    "retry",
+                                                                    Map.of("maxRetries", 7))),
+                                            "mem", Map.of("type", "in-memory"))),
+                            "server",
+                            Map.of("port", 8080));
             Map<String, StoreConfig> all = StoreConfig.parseAll(yaml);
             assertThat(all).containsOnlyKeys("mem", "zk");
             StoreConfig zk = all.get("zk");
             assertThat(zk.type()).isEqualTo("zookeeper");
             assertThat(zk.timeout()).isEqualTo(Duration.ofSeconds(3));
-            assertThat(zk.options()).containsExactlyInAnyOrderEntriesOf(
-                    Map.of("connectString", "zk-1:2181,zk-2:2181", "retry.maxRetries", "7"));
+            assertThat(zk.options())
+                    .containsExactlyInAnyOrderEntriesOf(
+                            Map.of(
+                                    "connectString",
+                                    "zk-1:2181,zk-2:2181",
+                                    "retry.maxRetries",
+                                    "7"));
             assertThat(all.get("mem").timeout()).isEqualTo(StoreConfig.DEFAULT_TIMEOUT);
             assertThat(all.get("mem").options()).isEmpty();
         }
@@ -57,43 +78,59 @@ class StoreConfigTest {
         @Test
         @DisplayName("one named store, or an error listing the configured ones")
         void named() {
-            Map<String, Object> flat = Map.of("cosid.stores.a.type", "in-memory", "cosid.stores.b.type", "in-memory");
+            Map<String, Object> flat =
+                    Map.of("cosid.stores.a.type", "in-memory", "cosid.stores.b.type", "in-memory");
             assertThat(StoreConfig.parse("b", flat).name()).isEqualTo("b");
-            assertThatThrownBy(() -> StoreConfig.parse("c", flat)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("no store named 'c'").hasMessageContaining("[a, b]");
+            assertThatThrownBy(() -> StoreConfig.parse("c", flat))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("no store named 'c'")
+                    .hasMessageContaining("[a, b]");
         }
 
         @Test
         @DisplayName("a store without a type is an error naming the key")
         void missingType() {
             assertThatThrownBy(() -> StoreConfig.parseAll(Map.of("cosid.stores.zk.timeout", "3s")))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cosid.stores.zk.type is missing");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cosid.stores.zk.type is missing");
         }
 
         @Test
         @DisplayName("an unknown setting is an error naming the key")
         void unknownSetting() {
-            assertThatThrownBy(() -> StoreConfig.parseAll(Map.of("cosid.stores.zk.type", "zookeeper",
-                    "cosid.stores.zk.timeuot", "3s")))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cosid.stores.zk.timeuot");
+            assertThatThrownBy(
+                            () ->
+                                    StoreConfig.parseAll(
+                                            Map.of(
+                                                    "cosid.stores.zk.type",
+                                                    "zookeeper",
+                                                    "cosid.stores.zk.timeuot",
+                                                    "3s")))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cosid.stores.zk.timeuot");
             assertThatThrownBy(() -> StoreConfig.parseAll(Map.of("cosid.stores.zk", "zookeeper")))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cosid.stores.zk");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cosid.stores.zk");
         }
 
         @Test
         @DisplayName("a list where a value belongs is an error naming the key")
         void listValue() {
-            assertThatThrownBy(() -> StoreConfig.parseAll(Map.of("cosid", Map.of("stores", Map.of("zk",
-                    Map.of("type", "zookeeper", "options", Map.of("connectString", List.of("a:1", "b:2"))))))))
+            Map<String, Object> options = Map.of("connectString", List.of("a:1", "b:2"));
+            Map<String, Object> zk = Map.of("type", "zookeeper", "options", options);
+            Map<String, Object> settings = Map.of("cosid", Map.of("stores", Map.of("zk", zk)));
+            assertThatThrownBy(() -> StoreConfig.parseAll(settings))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("cosid.stores.zk.options.connectString must be a single value");
+                    .hasMessageContaining(
+                            "cosid.stores.zk.options.connectString must be a single value");
         }
 
         @ParameterizedTest(name = "name \"{0}\"")
         @ValueSource(strings = {"", "has space", "a.b", "ü"})
         @DisplayName("an invalid store name is refused, naming the rule")
         void invalidName(String name) {
-            assertThatThrownBy(() -> StoreConfig.of(name, "in-memory")).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> StoreConfig.of(name, "in-memory"))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("letters, digits");
         }
 
@@ -101,9 +138,12 @@ class StoreConfigTest {
         @DisplayName("a non-positive or huge timeout is refused, naming the key")
         void badTimeout() {
             assertThatThrownBy(() -> StoreConfig.of("a", "in-memory").withTimeout(Duration.ZERO))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cosid.stores.a.timeout");
-            assertThatThrownBy(() -> StoreConfig.of("a", "in-memory").withTimeout(Duration.ofHours(2)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 1h");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cosid.stores.a.timeout");
+            assertThatThrownBy(
+                            () -> StoreConfig.of("a", "in-memory").withTimeout(Duration.ofHours(2)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("at most 1h");
         }
     }
 
@@ -112,15 +152,36 @@ class StoreConfigTest {
     class Durations {
 
         @ParameterizedTest(name = "\"{0}\" is {1} ms")
-        @CsvSource({"100ms,100", "3s,3000", "2m,120000", "1h,3600000", "1d,86400000", "PT3S,3000", "PT0.25S,250",
-                "' 5s ',5000", "0ms,0"})
+        @CsvSource({
+            "100ms,100",
+            "3s,3000",
+            "2m,120000",
+            "1h,3600000",
+            "1d,86400000",
+            "PT3S,3000",
+            "PT0.25S,250",
+            "' 5s ',5000",
+            "0ms,0"
+        })
         @DisplayName("with a unit or in ISO-8601")
         void valid(String text, long millis) {
             assertThat(StoreConfig.parseDuration("k", text)).hasMillis(millis);
         }
 
         @ParameterizedTest(name = "\"{0}\"")
-        @ValueSource(strings = {"3", "3 s", "3sec", "-3s", "1.5s", "PT", "P3X", "", "ms", "99999999999999s"})
+        @ValueSource(
+                strings = {
+                    "3",
+                    "3 s",
+                    "3sec",
+                    "-3s",
+                    "1.5s",
+                    "PT",
+                    "P3X",
+                    "",
+                    "ms",
+                    "99999999999999s"
+                })
         @DisplayName("and refuses anything else, naming the key and the accepted forms")
         void invalid(String text) {
             assertThatThrownBy(() -> StoreConfig.parseDuration("cosid.stores.zk.timeout", text))
@@ -134,20 +195,24 @@ class StoreConfigTest {
     @DisplayName("gives backends typed options")
     class Options {
 
-        private final StoreConfig config = StoreConfig.of("zk", "zookeeper")
-                .withOption("sessionTimeout", "30s")
-                .withOption("retry.maxRetries", "9")
-                .withOption("bad.number", "nine")
-                .withOption("bad.duration", "0s");
+        private final StoreConfig config =
+                StoreConfig.of("zk", "zookeeper")
+                        .withOption("sessionTimeout", "30s")
+                        .withOption("retry.maxRetries", "9")
+                        .withOption("bad.number", "nine")
+                        .withOption("bad.duration", "0s");
 
         @Test
         @DisplayName("with defaults for absent options")
         void defaults() {
-            assertThat(config.durationOption("sessionTimeout", Duration.ofSeconds(60))).hasSeconds(30);
-            assertThat(config.durationOption("connectionTimeout", Duration.ofSeconds(15))).hasSeconds(15);
+            assertThat(config.durationOption("sessionTimeout", Duration.ofSeconds(60)))
+                    .hasSeconds(30);
+            assertThat(config.durationOption("connectionTimeout", Duration.ofSeconds(15)))
+                    .hasSeconds(15);
             assertThat(config.intOption("retry.maxRetries", 5, 0, 29)).isEqualTo(9);
             assertThat(config.intOption("absent", 5, 0, 29)).isEqualTo(5);
-            assertThat(config.option("connectString", "localhost:2181")).isEqualTo("localhost:2181");
+            assertThat(config.option("connectString", "localhost:2181"))
+                    .isEqualTo("localhost:2181");
         }
 
         @Test
@@ -155,11 +220,13 @@ class StoreConfigTest {
         void malformed() {
             assertThatThrownBy(() -> config.intOption("bad.number", 5, 0, 29))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("cosid.stores.zk.options.bad.number").hasMessageContaining("0 to 29");
+                    .hasMessageContaining("cosid.stores.zk.options.bad.number")
+                    .hasMessageContaining("0 to 29");
             assertThatThrownBy(() -> config.intOption("retry.maxRetries", 5, 0, 3))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> config.durationOption("bad.duration", Duration.ofSeconds(1)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 0");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("more than 0");
             assertThatThrownBy(() -> config.requireKnownOptions(Set.of("sessionTimeout")))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("cosid.stores.zk.options.bad.duration");
@@ -168,7 +235,8 @@ class StoreConfigTest {
         @Test
         @DisplayName("that cannot be changed by the caller")
         void unmodifiable() {
-            assertThatThrownBy(() -> config.options().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> config.options().put("x", "y"))
+                    .isInstanceOf(UnsupportedOperationException.class);
         }
     }
 }

@@ -14,8 +14,20 @@ class StoresTest {
     @Test
     @DisplayName("finds providers with ServiceLoader and opens the one the type names")
     void opensByType() {
-        Map<String, Object> settings = Map.of("cosid", Map.of("stores", Map.of("main",
-                Map.of("type", "echo", "timeout", "250ms", "options", Map.of("color", "blue")))));
+        Map<String, Object> settings =
+                Map.of(
+                        "cosid",
+                        Map.of(
+                                "stores",
+                                Map.of(
+                                        "main",
+                                        Map.of(
+                                                "type",
+                                                "echo",
+                                                "timeout",
+                                                "250ms",
+                                                "options",
+                                                Map.of("color", "blue")))));
         try (Store store = Stores.open("main", settings)) {
             assertThat(store.name()).isEqualTo("main");
             assertThat(store.type()).isEqualTo("echo");
@@ -38,7 +50,10 @@ class StoresTest {
     @Test
     @DisplayName("an unknown option is refused by the provider, naming the full key")
     void unknownOption() {
-        assertThatThrownBy(() -> Stores.open(StoreConfig.of("main", "echo").withOption("colour", "red")))
+        assertThatThrownBy(
+                        () ->
+                                Stores.open(
+                                        StoreConfig.of("main", "echo").withOption("colour", "red")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cosid.stores.main.options.colour")
                 .hasMessageContaining("[color]");
@@ -48,7 +63,7 @@ class StoresTest {
     @DisplayName("two providers of one type fail fast, naming both classes")
     void duplicateType() {
         StoreProvider first = new EchoStoreProvider();
-        StoreProvider second = new EchoStoreProvider() { };
+        StoreProvider second = new EchoStoreProvider() {};
         assertThatThrownBy(() -> Stores.byType(List.of(first, second)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("'echo' is provided more than once")

@@ -22,7 +22,8 @@ class ValueTypesTest {
         assertThat(r.overlaps(new Range("k", 19, 30))).isTrue();
         assertThat(r.overlaps(new Range("k", 20, 30))).isFalse();
         assertThat(r.overlaps(new Range("other", 10, 20))).isFalse();
-        assertThatThrownBy(() -> new Range("k", 5, 5)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Range("k", 5, 5))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("[5, 5)");
     }
 
@@ -30,17 +31,44 @@ class ValueTypesTest {
     @DisplayName("a lease has a fence and incarnation of at least 1 and ceiling >= expiresAt")
     void lease() {
         Instant t = Instant.EPOCH;
-        assertThatThrownBy(() -> new SlotLease("n", 0, "o", 0, 1, t, t, t, Duration.ofSeconds(1), Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fence=0");
-        assertThatThrownBy(() -> new SlotLease("n", 0, "o", 1, 1, t, t.plusSeconds(1), t, Duration.ofSeconds(1),
-                Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(
+                        () ->
+                                new SlotLease(
+                                        "n",
+                                        0,
+                                        "o",
+                                        0,
+                                        1,
+                                        t,
+                                        t,
+                                        t,
+                                        Duration.ofSeconds(1),
+                                        Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("fence=0");
+        assertThatThrownBy(
+                        () ->
+                                new SlotLease(
+                                        "n",
+                                        0,
+                                        "o",
+                                        1,
+                                        1,
+                                        t,
+                                        t.plusSeconds(1),
+                                        t,
+                                        Duration.ofSeconds(1),
+                                        Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     @DisplayName("a namespace follows the define rules")
     void namespace() {
-        assertThatThrownBy(() -> new Namespace("a/b", 1, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Namespace("a", 0, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Namespace("a/b", 1, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Namespace("a", 0, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(new Namespace("a", 4, Duration.ZERO).contains(3)).isTrue();
         assertThat(new Namespace("a", 4, Duration.ZERO).contains(4)).isFalse();
     }
@@ -49,14 +77,53 @@ class ValueTypesTest {
     @DisplayName("a snapshot lists the held slots at its now")
     void snapshot() {
         Instant now = Instant.parse("2026-01-01T00:00:10Z");
-        SlotView held = new SlotView("n", 0, "a", 1, 1, Instant.EPOCH, now.plusSeconds(1), now.plusSeconds(2),
-                now.plusSeconds(2), false, Instant.EPOCH, Duration.ofSeconds(5));
-        SlotView expired = new SlotView("n", 1, "b", 1, 1, Instant.EPOCH, now, now.plusSeconds(1),
-                now.plusSeconds(1), false, Instant.EPOCH, Duration.ofSeconds(5));
-        SlotView released = new SlotView("n", 2, "c", 1, 1, Instant.EPOCH, now.plusSeconds(9), now.plusSeconds(9),
-                now, true, now.minusSeconds(3), Duration.ofSeconds(5));
-        NamespaceSnapshot s = new NamespaceSnapshot(new Namespace("n", 4, Duration.ZERO), now,
-                List.of(held, expired, released));
+        SlotView held =
+                new SlotView(
+                        "n",
+                        0,
+                        "a",
+                        1,
+                        1,
+                        Instant.EPOCH,
+                        now.plusSeconds(1),
+                        now.plusSeconds(2),
+                        now.plusSeconds(2),
+                        false,
+                        Instant.EPOCH,
+                        Duration.ofSeconds(5));
+        SlotView expired =
+                new SlotView(
+                        "n",
+                        1,
+                        "b",
+                        1,
+                        1,
+                        Instant.EPOCH,
+                        now,
+                        now.plusSeconds(1),
+                        now.plusSeconds(1),
+                        false,
+                        Instant.EPOCH,
+                        Duration.ofSeconds(5));
+        SlotView released =
+                new SlotView(
+                        "n",
+                        2,
+                        "c",
+                        1,
+                        1,
+                        Instant.EPOCH,
+                        now.plusSeconds(9),
+                        now.plusSeconds(9),
+                        now,
+                        true,
+                        now.minusSeconds(3),
+                        Duration.ofSeconds(5));
+        NamespaceSnapshot s =
+                new NamespaceSnapshot(
+                        new Namespace("n", 4, Duration.ZERO),
+                        now,
+                        List.of(held, expired, released));
         assertThat(s.held()).containsExactly(held);
         assertThat(expired.holderAt(now)).isEmpty();
         assertThat(held.holderAt(now)).contains("a");
@@ -68,8 +135,11 @@ class ValueTypesTest {
     @Test
     @DisplayName("exceptions carry their context")
     void exceptions() {
-        assertThat(new StoreTimeoutException("acquire on range key 'k'", Duration.ofSeconds(3), null))
-                .hasMessageContaining("'k'").hasMessageContaining("PT3S");
+        assertThat(
+                        new StoreTimeoutException(
+                                "acquire on range key 'k'", Duration.ofSeconds(3), null))
+                .hasMessageContaining("'k'")
+                .hasMessageContaining("PT3S");
         assertThat(new StoreCorruptedException("range key 'k'", "'x' does not parse").location())
                 .isEqualTo("range key 'k'");
         assertThat(new NamespaceNotFoundException("n")).hasMessageContaining("'n'");

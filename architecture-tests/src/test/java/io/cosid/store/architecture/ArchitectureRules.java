@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The architecture of cosid-store as rules. Each is checked against the real modules
- * ({@link ArchitectureTest}) and shown to fail on a planted violation ({@link RulesCatchViolationsTest}).
+ * The architecture of cosid-store as rules. Each is checked against the real modules ({@link
+ * ArchitectureTest}) and shown to fail on a planted violation ({@link RulesCatchViolationsTest}).
  */
 final class ArchitectureRules {
 
@@ -32,108 +32,179 @@ final class ArchitectureRules {
     static final String IN_MEMORY = "io.cosid.store.inmemory..";
     static final String TCK = "io.cosid.store.tck..";
     static final String INTERNAL = "..internal..";
+
     /** JSpecify's nullness annotations: they mark what may be null, and have no behaviour. */
     static final String NULLNESS = "org.jspecify.annotations..";
+
     static final String[] INFRASTRUCTURE = {
-            "org.apache.zookeeper..", "org.apache.curator..", "dagger..", "jakarta.inject..", "javax.inject.."};
-    /** The one public place that may take a ZooKeeper/Curator type: a caller's own CuratorFramework. */
+        "org.apache.zookeeper..",
+        "org.apache.curator..",
+        "dagger..",
+        "jakarta.inject..",
+        "javax.inject.."
+    };
+
+    /**
+     * The one public place that may take a ZooKeeper/Curator type: a caller's own CuratorFramework.
+     */
     static final String ZOOKEEPER_ENTRY_POINT = "io.cosid.store.zookeeper.ZooKeeperStores";
 
-    private ArchitectureRules() {
-    }
+    private static final String CURATOR_FRAMEWORK = "org.apache.curator.framework.CuratorFramework";
+
+    private ArchitectureRules() {}
 
     /** store-api is pure Java: it depends on the JDK and itself, nothing else (an allow-list). */
-    static final ArchRule API_DEPENDS_ONLY_ON_THE_JDK = classes()
-            .that().resideInAPackage(API)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", NULLNESS, API)
-            .as("store-api depends only on java.. and JSpecify's annotations (allow-list)");
+    static final ArchRule API_DEPENDS_ONLY_ON_THE_JDK =
+            classes()
+                    .that()
+                    .resideInAPackage(API)
+                    .should()
+                    .onlyDependOnClassesThat()
+                    .resideInAnyPackage("java..", NULLNESS, API)
+                    .as("store-api depends only on java.. and JSpecify's annotations (allow-list)");
 
     /** The backends' shared rules are pure Java too: the JDK, the API and themselves. */
-    static final ArchRule SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API = classes()
-            .that().resideInAPackage(SPI)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", NULLNESS, API, SPI)
-            .as("io.cosid.store.spi depends only on java.. and io.cosid.store (allow-list)");
+    static final ArchRule SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API =
+            classes()
+                    .that()
+                    .resideInAPackage(SPI)
+                    .should()
+                    .onlyDependOnClassesThat()
+                    .resideInAnyPackage("java..", NULLNESS, API, SPI)
+                    .as(
+                            "io.cosid.store.spi depends only on java.. and io.cosid.store"
+                                    + " (allow-list)");
 
     /** The in-memory backend is written against the API (and the backends' shared rules) alone. */
-    static final ArchRule IN_MEMORY_DEPENDS_ONLY_ON_THE_API = classes()
-            .that().resideInAPackage(IN_MEMORY)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", NULLNESS, API, SPI, IN_MEMORY)
-            .as("store-inmemory depends only on store-api");
+    static final ArchRule IN_MEMORY_DEPENDS_ONLY_ON_THE_API =
+            classes()
+                    .that()
+                    .resideInAPackage(IN_MEMORY)
+                    .should()
+                    .onlyDependOnClassesThat()
+                    .resideInAnyPackage("java..", NULLNESS, API, SPI, IN_MEMORY)
+                    .as("store-inmemory depends only on store-api");
 
     /** The TCK is written against the API and the test libraries, never against a backend. */
-    static final ArchRule TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES = classes()
-            .that().resideInAPackage(TCK)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", NULLNESS, API, TCK,
-                    "org.junit..", "org.assertj..", "org.awaitility..", "org.opentest4j..")
-            .as("store-tck depends only on store-api and JUnit/AssertJ/Awaitility");
+    static final ArchRule TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES =
+            classes()
+                    .that()
+                    .resideInAPackage(TCK)
+                    .should()
+                    .onlyDependOnClassesThat()
+                    .resideInAnyPackage(
+                            "java..",
+                            NULLNESS,
+                            API,
+                            TCK,
+                            "org.junit..",
+                            "org.assertj..",
+                            "org.awaitility..",
+                            "org.opentest4j..")
+                    .as("store-tck depends only on store-api and JUnit/AssertJ/Awaitility");
 
     /** No ZooKeeper, Curator, Dagger or jakarta.inject type anywhere in store-api. */
-    static final ArchRule NO_INFRASTRUCTURE_IN_THE_API = noClasses()
-            .that().resideInAnyPackage(API, SPI)
-            .should().dependOnClassesThat().resideInAnyPackage(INFRASTRUCTURE)
-            .as("store-api uses no ZooKeeper, Curator, Dagger or jakarta.inject type");
+    static final ArchRule NO_INFRASTRUCTURE_IN_THE_API =
+            noClasses()
+                    .that()
+                    .resideInAnyPackage(API, SPI)
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(INFRASTRUCTURE)
+                    .as("store-api uses no ZooKeeper, Curator, Dagger or jakarta.inject type");
 
     /**
-     * A backend's {@code internal} package is its own: public there only for wiring (Dagger's generated
-     * factories are public), so nothing outside the backend may use it.
+     * A backend's {@code internal} package is its own: public there only for wiring (Dagger's
+     * generated factories are public), so nothing outside the backend may use it.
      */
-    static final ArchRule INTERNAL_STAYS_INSIDE_ITS_BACKEND = noClasses()
-            .that().resideOutsideOfPackage("io.cosid.store.zookeeper..")
-            .should().dependOnClassesThat().resideInAPackage("io.cosid.store.zookeeper.internal..")
-            .as("only the ZooKeeper backend uses its internal package");
+    static final ArchRule INTERNAL_STAYS_INSIDE_ITS_BACKEND =
+            noClasses()
+                    .that()
+                    .resideOutsideOfPackage("io.cosid.store.zookeeper..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage("io.cosid.store.zookeeper.internal..")
+                    .as("only the ZooKeeper backend uses its internal package");
 
     /** Packages of the project never depend on each other in a circle. */
-    static final ArchRule NO_PACKAGE_CYCLES = slices()
-            .matching("io.cosid.(**)")
-            .should().beFreeOfCycles()
-            .as("no package cycles in io.cosid..");
+    static final ArchRule NO_PACKAGE_CYCLES =
+            slices().matching("io.cosid.(**)")
+                    .should()
+                    .beFreeOfCycles()
+                    .as("no package cycles in io.cosid..");
 
     /**
-     * Public signatures (public and protected members of public types, and the types they extend) use no
-     * infrastructure type, except that the entry point may accept a caller's client.
+     * Public signatures (public and protected members of public types, and the types they extend)
+     * use no infrastructure type, except that the entry point may accept a caller's client.
      */
     static ArchRule publicSignaturesFreeOfInfrastructure(String entryPoint) {
         return classes()
-                .that().resideInAPackage("io.cosid.store..").and().resideOutsideOfPackage(INTERNAL).and().arePublic()
+                .that()
+                .resideInAPackage("io.cosid.store..")
+                .and()
+                .resideOutsideOfPackage(INTERNAL)
+                .and()
+                .arePublic()
                 .should(haveNoInfrastructureInPublicSignatures(entryPoint))
-                .as("no ZooKeeper, Curator, Dagger or jakarta.inject type in a public signature outside internal"
-                        + " packages, except " + entryPoint + " accepting a caller's CuratorFramework");
+                .as(
+                        "no ZooKeeper, Curator, Dagger or jakarta.inject type in a public signature"
+                                + " outside internal packages, except "
+                                + entryPoint
+                                + " accepting a caller's CuratorFramework");
     }
 
     /** The import must be the real project: rules pass trivially on an empty or tiny class path. */
     static ArchRule importHoldsEveryModule(int minimumClasses) {
         return all(new AbstractClassesTransformer<JavaClasses>("the import") {
-            @Override
-            public Iterable<JavaClasses> doTransform(JavaClasses imported) {
-                return List.of(imported);
-            }
-        }).should(containsEveryModule(minimumClasses));
+                    @Override
+                    public Iterable<JavaClasses> doTransform(JavaClasses imported) {
+                        return List.of(imported);
+                    }
+                })
+                .should(containsEveryModule(minimumClasses));
     }
 
     private static ArchCondition<JavaClasses> containsEveryModule(int minimumClasses) {
-        return new ArchCondition<>("contain at least " + minimumClasses + " classes from store-api, store-inmemory and store-tck") {
+        return new ArchCondition<>(
+                "contain at least "
+                        + minimumClasses
+                        + " classes from store-api, store-inmemory and store-tck") {
             @Override
             public void check(JavaClasses imported, ConditionEvents events) {
                 boolean api = imported.containPackage(API);
                 boolean inMemory = imported.containPackage("io.cosid.store.inmemory");
                 boolean tck = imported.containPackage("io.cosid.store.tck");
                 boolean enough = imported.size() >= minimumClasses;
-                events.add(new SimpleConditionEvent(imported, api && inMemory && tck && enough,
-                        "imported " + imported.size() + " classes (api=" + api + ", inmemory=" + inMemory
-                                + ", tck=" + tck + ")"));
+                events.add(
+                        new SimpleConditionEvent(
+                                imported,
+                                api && inMemory && tck && enough,
+                                "imported "
+                                        + imported.size()
+                                        + " classes (api="
+                                        + api
+                                        + ", inmemory="
+                                        + inMemory
+                                        + ", tck="
+                                        + tck
+                                        + ")"));
             }
         };
     }
 
-    private static ArchCondition<JavaClass> haveNoInfrastructureInPublicSignatures(String entryPoint) {
-        DescribedPredicate<JavaClass> infrastructure = JavaClass.Predicates.resideInAnyPackage(INFRASTRUCTURE);
+    private static ArchCondition<JavaClass> haveNoInfrastructureInPublicSignatures(
+            String entryPoint) {
+        DescribedPredicate<JavaClass> infrastructure =
+                JavaClass.Predicates.resideInAnyPackage(INFRASTRUCTURE);
         return new ArchCondition<>("have no infrastructure type in a public signature") {
             @Override
             public void check(JavaClass type, ConditionEvents events) {
                 Set<String> leaks = new LinkedHashSet<>();
-                type.getRawSuperclass().filter(infrastructure)
+                type.getRawSuperclass()
+                        .filter(infrastructure)
                         .ifPresent(s -> leaks.add("extends " + s.getName()));
-                type.getRawInterfaces().stream().filter(infrastructure)
+                type.getRawInterfaces().stream()
+                        .filter(infrastructure)
                         .forEach(i -> leaks.add("implements " + i.getName()));
                 for (JavaMember member : type.getMembers()) {
                     if (!isVisible(member)) {
@@ -143,16 +214,23 @@ final class ArchitectureRules {
                         if (!infrastructure.test(involved)) {
                             continue;
                         }
-                        boolean allowed = type.getName().equals(entryPoint)
-                                && involved.getName().equals("org.apache.curator.framework.CuratorFramework");
+                        boolean allowed =
+                                type.getName().equals(entryPoint)
+                                        && involved.getName().equals(CURATOR_FRAMEWORK);
                         if (!allowed) {
                             leaks.add(member.getFullName() + " uses " + involved.getName());
                         }
                     }
                 }
-                leaks.forEach(leak -> events.add(SimpleConditionEvent.violated(type, type.getName() + ": " + leak)));
+                leaks.forEach(
+                        leak ->
+                                events.add(
+                                        SimpleConditionEvent.violated(
+                                                type, type.getName() + ": " + leak)));
                 if (leaks.isEmpty()) {
-                    events.add(SimpleConditionEvent.satisfied(type, type.getName() + " has a clean public signature"));
+                    events.add(
+                            SimpleConditionEvent.satisfied(
+                                    type, type.getName() + " has a clean public signature"));
                 }
             }
         };
@@ -160,7 +238,8 @@ final class ArchitectureRules {
 
     private static boolean isVisible(JavaMember member) {
         Set<JavaModifier> modifiers = member.getModifiers();
-        return modifiers.contains(JavaModifier.PUBLIC) || modifiers.contains(JavaModifier.PROTECTED);
+        return modifiers.contains(JavaModifier.PUBLIC)
+                || modifiers.contains(JavaModifier.PROTECTED);
     }
 
     private static Set<JavaClass> involvedTypes(JavaMember member) {

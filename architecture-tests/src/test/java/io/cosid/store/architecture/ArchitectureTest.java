@@ -14,9 +14,10 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importModules() {
-        production = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.cosid");
+        production =
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.cosid");
     }
 
     @Test
@@ -32,7 +33,8 @@ class ArchitectureTest {
     }
 
     @Test
-    @DisplayName("the backends' shared rules (io.cosid.store.spi) depend only on the JDK and the API")
+    @DisplayName(
+            "the backends' shared rules (io.cosid.store.spi) depend only on the JDK and the API")
     void spiIsPure() {
         ArchitectureRules.SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API.check(production);
     }
@@ -58,7 +60,9 @@ class ArchitectureTest {
     @Test
     @DisplayName("no infrastructure type in any public signature but the ZooKeeper entry point")
     void publicSignatures() {
-        ArchitectureRules.publicSignaturesFreeOfInfrastructure(ArchitectureRules.ZOOKEEPER_ENTRY_POINT).check(production);
+        ArchitectureRules.publicSignaturesFreeOfInfrastructure(
+                        ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
+                .check(production);
     }
 
     @Test

@@ -13,9 +13,9 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * The BOM manages cosid-store's own artifacts and nothing else: no parent (which would import the build's
- * third-party pins), no build section, every managed artifact ours at the project's version. The invoker's
- * bom-consumer build (src/it) shows that importing it works.
+ * The BOM manages cosid-store's own artifacts and nothing else: no parent (which would import the
+ * build's third-party pins), no build section, every managed artifact ours at the project's
+ * version. The invoker's bom-consumer build (src/it) shows that importing it works.
  */
 @DisplayName("The BOM")
 class BomTest {
@@ -44,8 +44,12 @@ class BomTest {
             assertThat(text(dep, "version")).isEqualTo(version);
             managed.add(text(dep, "artifactId"));
         }
-        assertThat(managed).containsExactlyInAnyOrder("cosid-store-api", "cosid-store-inmemory",
-                "cosid-store-zookeeper", "cosid-store-tck");
+        assertThat(managed)
+                .containsExactlyInAnyOrder(
+                        "cosid-store-api",
+                        "cosid-store-inmemory",
+                        "cosid-store-zookeeper",
+                        "cosid-store-tck");
     }
 
     private static String text(Element parent, String tag) {

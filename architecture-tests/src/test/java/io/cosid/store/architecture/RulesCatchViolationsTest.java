@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.cosid.store.PlantedApiDependency;
 import io.cosid.store.PlantedCuratorLeak;
 import io.cosid.store.inmemory.PlantedInMemoryDependency;
+import io.cosid.store.planted.PlantedInternalUse;
 import io.cosid.store.planted.a.PlantedCycleA;
 import io.cosid.store.planted.b.PlantedCycleB;
 import io.cosid.store.spi.PlantedSpiDependency;
@@ -27,50 +28,77 @@ class RulesCatchViolationsTest {
     @Test
     @DisplayName("store-api depending on a library")
     void apiDependency() {
-        assertThatThrownBy(() -> ArchitectureRules.API_DEPENDS_ONLY_ON_THE_JDK.check(planted(PlantedApiDependency.class)))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("PlantedApiDependency")
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.API_DEPENDS_ONLY_ON_THE_JDK.check(
+                                        planted(PlantedApiDependency.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedApiDependency")
                 .hasMessageContaining("org.junit");
     }
 
     @Test
     @DisplayName("the backends' shared rules depending on a backend")
     void spiDependency() {
-        assertThatThrownBy(() -> ArchitectureRules.SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API
-                .check(planted(PlantedSpiDependency.class)))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("InMemoryStores");
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API.check(
+                                        planted(PlantedSpiDependency.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("InMemoryStores");
     }
 
     @Test
     @DisplayName("store-inmemory depending on the TCK")
     void inMemoryDependency() {
-        assertThatThrownBy(() -> ArchitectureRules.IN_MEMORY_DEPENDS_ONLY_ON_THE_API
-                .check(planted(PlantedInMemoryDependency.class)))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("ManualClock");
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.IN_MEMORY_DEPENDS_ONLY_ON_THE_API.check(
+                                        planted(PlantedInMemoryDependency.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("ManualClock");
     }
 
     @Test
     @DisplayName("store-tck depending on a backend")
     void tckDependency() {
-        assertThatThrownBy(() -> ArchitectureRules.TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES
-                .check(planted(PlantedTckDependency.class)))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("InMemoryStores");
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES
+                                        .check(planted(PlantedTckDependency.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("InMemoryStores");
     }
 
     @Test
     @DisplayName("a Curator type in store-api")
     void infrastructureInApi() {
-        assertThatThrownBy(() -> ArchitectureRules.NO_INFRASTRUCTURE_IN_THE_API.check(planted(PlantedCuratorLeak.class)))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("CuratorFramework");
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.NO_INFRASTRUCTURE_IN_THE_API.check(
+                                        planted(PlantedCuratorLeak.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("CuratorFramework");
     }
 
     @Test
     @DisplayName("infrastructure types in public signatures, including inside generics")
     void publicSignatures() {
-        assertThatThrownBy(() -> ArchitectureRules.publicSignaturesFreeOfInfrastructure(ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
-                .check(planted(PlantedCuratorLeak.class, PlantedZooKeeperLeak.class)))
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.publicSignaturesFreeOfInfrastructure(
+                                                ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
+                                        .check(
+                                                planted(
+                                                        PlantedCuratorLeak.class,
+                                                        PlantedZooKeeperLeak.class)))
                 .isInstanceOf(AssertionError.class)
-                .hasMessageContaining("PlantedCuratorLeak.client() uses org.apache.curator.framework.CuratorFramework")
-                .hasMessageContaining("useHandle(org.apache.zookeeper.ZooKeeper) uses org.apache.zookeeper.ZooKeeper")
+                .hasMessageContaining(
+                        "PlantedCuratorLeak.client() uses"
+                                + " org.apache.curator.framework.CuratorFramework")
+                .hasMessageContaining(
+                        "useHandle(org.apache.zookeeper.ZooKeeper) uses"
+                                + " org.apache.zookeeper.ZooKeeper")
                 .hasMessageContaining("providers() uses jakarta.inject.Provider")
                 .hasMessageContaining("open(org.apache.curator.framework.CuratorFramework)")
                 .hasMessageNotContaining("internal(");
@@ -79,8 +107,11 @@ class RulesCatchViolationsTest {
     @Test
     @DisplayName("the entry point may accept a caller's CuratorFramework, and nothing else")
     void entryPointException() {
-        assertThatThrownBy(() -> ArchitectureRules.publicSignaturesFreeOfInfrastructure(PlantedZooKeeperLeak.class.getName())
-                .check(planted(PlantedZooKeeperLeak.class)))
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.publicSignaturesFreeOfInfrastructure(
+                                                PlantedZooKeeperLeak.class.getName())
+                                        .check(planted(PlantedZooKeeperLeak.class)))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("useHandle")
                 .hasMessageNotContaining("open(org.apache.curator.framework.CuratorFramework)");
@@ -89,32 +120,53 @@ class RulesCatchViolationsTest {
     @Test
     @DisplayName("the ZooKeeper backend's internal package used from outside it")
     void internalUsedOutside() {
-        assertThatThrownBy(() -> ArchitectureRules.INTERNAL_STAYS_INSIDE_ITS_BACKEND
-                .check(planted(io.cosid.store.planted.PlantedInternalUse.class)))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("ZooKeeperStoreAssembly");
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.INTERNAL_STAYS_INSIDE_ITS_BACKEND.check(
+                                        planted(PlantedInternalUse.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("ZooKeeperStoreAssembly");
     }
 
     @Test
     @DisplayName("internal packages are exempt from the public-signature rule")
     void internalExempt() {
-        assertThatCode(() -> ArchitectureRules.publicSignaturesFreeOfInfrastructure(ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
-                .check(planted(io.cosid.store.zookeeper.internal.PlantedInternalWiring.class, PlantedCycleA.class)))
+        assertThatCode(
+                        () ->
+                                ArchitectureRules.publicSignaturesFreeOfInfrastructure(
+                                                ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
+                                        .check(
+                                                planted(
+                                                        io.cosid.store.zookeeper.internal
+                                                                .PlantedInternalWiring.class,
+                                                        PlantedCycleA.class)))
                 .doesNotThrowAnyException();
     }
 
     @Test
     @DisplayName("a package cycle")
     void cycle() {
-        assertThatThrownBy(() -> ArchitectureRules.NO_PACKAGE_CYCLES.check(planted(PlantedCycleA.class, PlantedCycleB.class)))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("Cycle");
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.NO_PACKAGE_CYCLES.check(
+                                        planted(PlantedCycleA.class, PlantedCycleB.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Cycle");
     }
 
     @Test
     @DisplayName("a tiny import")
     void tinyImport() {
-        assertThatThrownBy(() -> ArchitectureRules.importHoldsEveryModule(40).check(planted(PlantedCycleA.class)))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("imported 1 classes");
-        assertThatCode(() -> ArchitectureRules.NO_PACKAGE_CYCLES.check(planted(PlantedCycleA.class)))
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.importHoldsEveryModule(40)
+                                        .check(planted(PlantedCycleA.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("imported 1 classes");
+        assertThatCode(
+                        () ->
+                                ArchitectureRules.NO_PACKAGE_CYCLES.check(
+                                        planted(PlantedCycleA.class)))
                 .as("a rule alone passes on a tiny import; that is why the sanity rule exists")
                 .doesNotThrowAnyException();
     }

@@ -5,12 +5,13 @@ import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooKeeper;
 
-/** Planted violations of the public-signature rule, and one use the rule allows for the entry point. */
+/**
+ * Planted violations of the public-signature rule, and one use the rule allows for the entry point.
+ */
 public class PlantedZooKeeperLeak {
 
     /** A raw handle in a public parameter: never allowed. */
-    public void useHandle(ZooKeeper handle) {
-    }
+    public void useHandle(ZooKeeper handle) {}
 
     /** An injection type inside a generic return type: never allowed. */
     public List<Provider<String>> providers() {
@@ -23,6 +24,5 @@ public class PlantedZooKeeperLeak {
     }
 
     /** Package-private members are implementation details and may use anything. */
-    void internal(ZooKeeper handle) {
-    }
+    void internal(ZooKeeper handle) {}
 }

@@ -19,20 +19,30 @@ class NamespaceRulesTest {
     @DisplayName("the same values change nothing; a larger limit raises it")
     void redefine() {
         assertThat(NamespaceRules.redefines(current, current)).isFalse();
-        assertThat(NamespaceRules.redefines(current, new Namespace("ns", 9, Duration.ofSeconds(1)))).isTrue();
+        assertThat(NamespaceRules.redefines(current, new Namespace("ns", 9, Duration.ofSeconds(1))))
+                .isTrue();
     }
 
     @Test
     @DisplayName("another tolerance or a smaller limit is refused, naming the rule")
     void conflicts() {
-        assertThatThrownBy(() -> NamespaceRules.redefines(current, new Namespace("ns", 8, Duration.ofSeconds(2))))
-                .isInstanceOf(NamespaceConflictException.class).hasMessageContaining("tolerance cannot change");
-        assertThatThrownBy(() -> NamespaceRules.redefines(current, new Namespace("ns", 7, Duration.ofSeconds(1))))
-                .isInstanceOf(NamespaceConflictException.class).hasMessageContaining("limit can only be raised");
+        assertThatThrownBy(
+                        () ->
+                                NamespaceRules.redefines(
+                                        current, new Namespace("ns", 8, Duration.ofSeconds(2))))
+                .isInstanceOf(NamespaceConflictException.class)
+                .hasMessageContaining("tolerance cannot change");
+        assertThatThrownBy(
+                        () ->
+                                NamespaceRules.redefines(
+                                        current, new Namespace("ns", 7, Duration.ofSeconds(1))))
+                .isInstanceOf(NamespaceConflictException.class)
+                .hasMessageContaining("limit can only be raised");
     }
 
     @Test
-    @DisplayName("an owner index lists the acquired slot first, then the most recent others, at most 8")
+    @DisplayName(
+            "an owner index lists the acquired slot first, then the most recent others, at most 8")
     void ownerIndex() {
         assertThat(NamespaceRules.ownerIndexAfter(3, List.of())).containsExactly(3);
         assertThat(NamespaceRules.ownerIndexAfter(3, List.of(5, 3, 1))).containsExactly(3, 5, 1);

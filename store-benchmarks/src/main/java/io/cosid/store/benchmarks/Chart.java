@@ -9,17 +9,27 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import javax.imageio.ImageIO;
 
-/** A line chart of throughput against contending clients, drawn with the JDK alone (headless Java2D). */
+/**
+ * A line chart of throughput against contending clients, drawn with the JDK alone (headless
+ * Java2D).
+ */
 final class Chart {
 
-    private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0x2ca02c), new Color(0xd62728),
-            new Color(0x9467bd), new Color(0x000000), new Color(0xaaaaaa)};
+    private static final Color[] COLORS = {
+        new Color(0x1f77b4),
+        new Color(0x2ca02c),
+        new Color(0xd62728),
+        new Color(0x9467bd),
+        new Color(0x000000),
+        new Color(0xaaaaaa)
+    };
     private static final int WIDTH = 900;
     private static final int HEIGHT = 540;
     private static final int LEFT = 90;
@@ -58,13 +68,18 @@ final class Chart {
 
     private void draw(Graphics2D g) {
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setRenderingHint(
+                RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
         g.setColor(Color.WHITE);
         g.fillRect(0, 0, WIDTH, HEIGHT);
         int plotW = WIDTH - LEFT - RIGHT;
         int plotH = HEIGHT - TOP - BOTTOM;
-        double max = series.values().stream().flatMapToDouble(java.util.Arrays::stream).filter(d -> !Double.isNaN(d))
-                .max().orElse(1);
+        double max =
+                series.values().stream()
+                        .flatMapToDouble(Arrays::stream)
+                        .filter(d -> !Double.isNaN(d))
+                        .max()
+                        .orElse(1);
         double yMax = niceCeiling(max * 1.1);
 
         g.setColor(Color.BLACK);
@@ -87,11 +102,14 @@ final class Chart {
             String label = Integer.toString(clients.get(i));
             g.drawString(label, x - g.getFontMetrics().stringWidth(label) / 2, TOP + plotH + 20);
         }
-        g.drawString("contending clients (each its own ZooKeeper session unless noted)", LEFT + plotW / 2 - 190,
+        g.drawString(
+                "contending clients (each its own ZooKeeper session unless noted)",
+                LEFT + plotW / 2 - 190,
                 TOP + plotH + 45);
         Graphics2D rotated = (Graphics2D) g.create();
         rotated.rotate(-Math.PI / 2);
-        rotated.drawString("successful range acquires / s (all clients)", -(TOP + plotH / 2 + 120), 25);
+        rotated.drawString(
+                "successful range acquires / s (all clients)", -(TOP + plotH / 2 + 120), 25);
         rotated.dispose();
         g.setColor(Color.BLACK);
         g.drawRect(LEFT, TOP, plotW, plotH);
@@ -127,7 +145,9 @@ final class Chart {
     }
 
     private int xOf(int index, int plotW) {
-        return clients.size() == 1 ? LEFT + plotW / 2 : LEFT + 30 + index * (plotW - 60) / (clients.size() - 1);
+        return clients.size() == 1
+                ? LEFT + plotW / 2
+                : LEFT + 30 + index * (plotW - 60) / (clients.size() - 1);
     }
 
     private static double niceCeiling(double v) {

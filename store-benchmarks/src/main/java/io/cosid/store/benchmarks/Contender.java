@@ -6,6 +6,9 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.zookeeper.ZooKeeperStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -18,29 +21,39 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * One client of a shared counter, with its own ZooKeeper session: ours, Curator's DistributedAtomicLong, or
- * the bare versioned setData that is the floor of any compare-and-set counter on ZooKeeper.
+ * One client of a shared counter, with its own ZooKeeper session: ours, Curator's
+ * DistributedAtomicLong, or the bare versioned setData that is the floor of any compare-and-set
+ * counter on ZooKeeper.
  */
 abstract class Contender implements AutoCloseable {
 
     /**
-     * A retry policy, given to ours (as options) and to DistributedAtomicLong (as a Curator policy) alike.
-     * Ours applies it to connection problems only (contention has its own backoff); DistributedAtomicLong also
-     * sleeps by it after every lost compare-and-set.
+     * A retry policy, given to ours (as options) and to DistributedAtomicLong (as a Curator policy)
+     * alike. Ours applies it to connection problems only (contention has its own backoff);
+     * DistributedAtomicLong also sleeps by it after every lost compare-and-set.
      */
     record Policy(String name, int baseSleepMs, int maxRetries, int maxSleepMs) {
 
-        /** Our store's defaults: retry.baseSleepTime=100ms, retry.maxRetries=5, retry.maxSleep=500ms. */
-        static final Policy DEFAULT = new Policy("default policy: 100 ms base, 5 retries, 500 ms cap", 100, 5, 500);
+        /**
+         * Our store's defaults: retry.baseSleepTime=100ms, retry.maxRetries=5,
+         * retry.maxSleep=500ms.
+         */
+        static final Policy DEFAULT =
+                new Policy("default policy: 100 ms base, 5 retries, 500 ms cap", 100, 5, 500);
+
         /** As kind to DistributedAtomicLong as a policy can be: sleeps of a millisecond or two. */
-        static final Policy FAST = new Policy("fast policy: 1 ms base, 29 retries, 50 ms cap", 1, 29, 50);
+        static final Policy FAST =
+                new Policy("fast policy: 1 ms base, 29 retries, 50 ms cap", 1, 29, 50);
 
         RetryPolicy curator() {
             return new ExponentialBackoffRetry(baseSleepMs, maxRetries, maxSleepMs);
         }
     }
 
-    /** Adds {@code step}: the range [start, end) it took, or null when it gave up (counted, never a value). */
+    /**
+     * Adds {@code step}: the range [start, end) it took, or null when it gave up (counted, never a
+     * value).
+     */
     abstract long[] add(long step) throws Exception;
 
     void closeQuietly() {
@@ -75,11 +88,16 @@ abstract class Contender implements AutoCloseable {
     }
 
     static CuratorFramework curator(String connectString, Policy policy) {
-        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(connectString)
-                .sessionTimeoutMs(30_000).connectionTimeoutMs(10_000).retryPolicy(policy.curator()).build();
+        CuratorFramework client =
+                CuratorFrameworkFactory.builder()
+                        .connectString(connectString)
+                        .sessionTimeoutMs(30_000)
+                        .connectionTimeoutMs(10_000)
+                        .retryPolicy(policy.curator())
+                        .build();
         client.start();
         try {
-            if (!client.blockUntilConnected(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("no connection to " + connectString);
             }
         } catch (InterruptedException e) {
@@ -90,8 +108,9 @@ abstract class Contender implements AutoCloseable {
     }
 
     /**
-     * Unconditional setData on one node, each client its own session: not a counter (nothing to check for
-     * duplicates), only the server's capacity for writes to one node, which it commits in groups.
+     * Unconditional setData on one node, each client its own session: not a counter (nothing to
+     * check for duplicates), only the server's capacity for writes to one node, which it commits in
+     * groups.
      */
     static final class UnconditionalSetData extends Contender {
         private final CuratorFramework client;
@@ -121,8 +140,9 @@ abstract class Contender implements AutoCloseable {
     }
 
     /**
-     * Our RangeStore: the path's last segment is the key, under the store's root. Either with a store (and so a
-     * session) of its own, or as one of several threads sharing a store, whose acquires then coalesce.
+     * Our RangeStore: the path's last segment is the key, under the store's root. Either with a
+     * store (and so a session) of its own, or as one of several threads sharing a store, whose
+     * acquires then coalesce.
      */
     static final class Ours extends Contender {
         private final Store store;
@@ -140,13 +160,15 @@ abstract class Contender implements AutoCloseable {
         }
 
         static Store openStore(String connectString, Policy policy) {
-            return ZooKeeperStores.open(StoreConfig.of("bench", "zookeeper").withTimeout(Duration.ofSeconds(30))
-                    .withOption("connectString", connectString)
-                    .withOption("root", "/bench")
-                    .withOption("sessionTimeout", "30s")
-                    .withOption("retry.baseSleepTime", policy.baseSleepMs() + "ms")
-                    .withOption("retry.maxRetries", Integer.toString(policy.maxRetries()))
-                    .withOption("retry.maxSleep", policy.maxSleepMs() + "ms"));
+            return ZooKeeperStores.open(
+                    StoreConfig.of("bench", "zookeeper")
+                            .withTimeout(Duration.ofSeconds(30))
+                            .withOption("connectString", connectString)
+                            .withOption("root", "/bench")
+                            .withOption("sessionTimeout", "30s")
+                            .withOption("retry.baseSleepTime", policy.baseSleepMs() + "ms")
+                            .withOption("retry.maxRetries", Integer.toString(policy.maxRetries()))
+                            .withOption("retry.maxSleep", policy.maxSleepMs() + "ms"));
         }
 
         @Override
@@ -186,13 +208,14 @@ abstract class Contender implements AutoCloseable {
     }
 
     /**
-     * A versioned setData with the version already known: one write, no read, no retry logic. With one client
-     * this is the floor; with several it only stands for the server's raw write cost.
+     * A versioned setData with the version already known: one write, no read, no retry logic. With
+     * one client this is the floor; with several it only stands for the server's raw write cost.
      *
-     * <p>Synchronous by default, the tightest floor: the ZooKeeper client's I/O thread wakes the caller
-     * directly. The asynchronous variant waits for its callback as the store does (the store needs it to
-     * pipeline requests and to bound each wait by the operation's budget, which the synchronous API cannot):
-     * there the client's event thread runs the callback, one more thread hand-off per round trip.
+     * <p>Synchronous by default, the tightest floor: the ZooKeeper client's I/O thread wakes the
+     * caller directly. The asynchronous variant waits for its callback as the store does (the store
+     * needs it to pipeline requests and to bound each wait by the operation's budget, which the
+     * synchronous API cannot): there the client's event thread runs the callback, one more thread
+     * hand-off per round trip.
      */
     static final class BareSetData extends Contender {
         private final CuratorFramework client;
@@ -206,7 +229,10 @@ abstract class Contender implements AutoCloseable {
             this.client = curator(connectString, policy);
             this.path = "/bare/" + key;
             try {
-                client.create().orSetData().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)
+                client.create()
+                        .orSetData()
+                        .creatingParentsIfNeeded()
+                        .withMode(CreateMode.PERSISTENT)
                         .forPath(path, "0".getBytes(StandardCharsets.UTF_8));
                 Stat stat = client.checkExists().forPath(path);
                 this.version = stat.getVersion();
@@ -231,17 +257,23 @@ abstract class Contender implements AutoCloseable {
         }
 
         private Stat setDataAsync(ZooKeeper zk, byte[] data) throws Exception {
-            java.util.concurrent.CompletableFuture<Stat> reply = new java.util.concurrent.CompletableFuture<>();
-            zk.setData(path, data, version, (rc, p, ctx, stat) -> {
-                if (rc == KeeperException.Code.OK.intValue()) {
-                    reply.complete(stat);
-                } else {
-                    reply.completeExceptionally(KeeperException.create(KeeperException.Code.get(rc), p));
-                }
-            }, null);
+            CompletableFuture<Stat> reply = new CompletableFuture<>();
+            zk.setData(
+                    path,
+                    data,
+                    version,
+                    (rc, p, ctx, stat) -> {
+                        if (rc == KeeperException.Code.OK.intValue()) {
+                            reply.complete(stat);
+                        } else {
+                            reply.completeExceptionally(
+                                    KeeperException.create(KeeperException.Code.get(rc), p));
+                        }
+                    },
+                    null);
             try {
-                return reply.get(30, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+                return reply.get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
                 throw (Exception) e.getCause();
             }
         }

@@ -17,8 +17,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * JMH: the in-memory store, which users run in their unit tests, must hand out millions of ranges per second
- * on one thread. Run with the {@code benchmarks} profile or {@code java -cp ... org.openjdk.jmh.Main InMemory}.
+ * JMH: the in-memory store, which users run in their unit tests, must hand out millions of ranges
+ * per second on one thread. Run with the {@code benchmarks} profile or {@code java -cp ...
+ * org.openjdk.jmh.Main InMemory}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

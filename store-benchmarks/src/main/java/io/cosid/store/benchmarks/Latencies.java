@@ -1,6 +1,7 @@
 package io.cosid.store.benchmarks;
 
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 
 /** Per-operation latencies of one measured run, and what the table shows of them. */
 final class Latencies {
@@ -24,7 +25,7 @@ final class Latencies {
         this.elapsedNanos = runNanos;
     }
 
-    void forEach(java.util.function.LongConsumer each) {
+    void forEach(LongConsumer each) {
         for (int i = 0; i < count; i++) {
             each.accept(nanos[i]);
         }

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Collects every range a run handed out and proves that none overlaps another: never a duplicate. */
+/**
+ * Collects every range a run handed out and proves that none overlaps another: never a duplicate.
+ */
 final class RangeChecks {
 
     private final List<long[]> ranges = new ArrayList<>();
@@ -20,8 +22,17 @@ final class RangeChecks {
             long[] prev = ranges.get(i - 1);
             long[] cur = ranges.get(i);
             if (cur[0] < prev[1]) {
-                throw new IllegalStateException(what + ": DUPLICATE values: [" + prev[0] + ", " + prev[1] + ") and ["
-                        + cur[0] + ", " + cur[1] + ") overlap");
+                throw new IllegalStateException(
+                        what
+                                + ": DUPLICATE values: ["
+                                + prev[0]
+                                + ", "
+                                + prev[1]
+                                + ") and ["
+                                + cur[0]
+                                + ", "
+                                + cur[1]
+                                + ") overlap");
             }
         }
         return ranges.size();

@@ -23,18 +23,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The side-by-side harness: ours, Curator's {@code DistributedAtomicLong} and a bare versioned
- * {@code setData}, in one run on one real ZooKeeper server that the harness starts, plus slot leases, 1024
- * instances starting together, and the in-memory store. Prints one table per scenario and writes
- * {@code results.md} and {@code throughput-vs-clients.png} to the output directory.
+ * {@code setData}, in one run on one real ZooKeeper server that the harness starts, plus slot
+ * leases, 1024 instances starting together, and the in-memory store. Prints one table per scenario
+ * and writes {@code results.md} and {@code throughput-vs-clients.png} to the output directory.
  *
  * <p>Arguments: {@code --seconds S} per measured run (default 5), {@code --warmup S} (default 2),
- * {@code --clients 1,2,4,8,16}, {@code --instances 1024}, {@code --held 1000} (slots held in the crowded-namespace
- * case), {@code --out DIR}, {@code --version 3.9.5},
- * {@code --only single,contention,slots,instances,inmemory}.
- * Every range handed out in a run is checked: a duplicate ends the run with an exception.
+ * {@code --clients 1,2,4,8,16}, {@code --instances 1024}, {@code --held 1000} (slots held in the
+ * crowded-namespace case), {@code --out DIR}, {@code --version 3.9.5}, {@code --only
+ * single,contention,slots,instances,inmemory}. Every range handed out in a run is checked: a
+ * duplicate ends the run with an exception.
  */
 public final class SideBySide {
 
@@ -42,10 +43,18 @@ public final class SideBySide {
     private static final Duration TTL = Duration.ofSeconds(30);
 
     /** What one run measures. */
-    record Settings(Duration run, Duration warmup, List<Integer> clients, int instances, int held, Path out,
-                    String version, Set<String> scenarios) {
+    record Settings(
+            Duration run,
+            Duration warmup,
+            List<Integer> clients,
+            int instances,
+            int held,
+            Path out,
+            String version,
+            Set<String> scenarios) {
 
-        static final List<String> SCENARIOS = List.of("single", "contention", "slots", "instances", "inmemory");
+        static final List<String> SCENARIOS =
+                List.of("single", "contention", "slots", "instances", "inmemory");
 
         static Settings parse(String... args) {
             Duration run = Duration.ofSeconds(5);
@@ -61,25 +70,37 @@ public final class SideBySide {
                 switch (args[i]) {
                     case "--seconds" -> run = seconds(args[i], value);
                     case "--warmup" -> warmup = seconds(args[i], value);
-                    case "--clients" -> clients = Arrays.stream(required(args[i], value).split(",", -1))
-                            .map(String::trim).map(Integer::valueOf).toList();
+                    case "--clients" ->
+                            clients =
+                                    Arrays.stream(required(args[i], value).split(",", -1))
+                                            .map(String::trim)
+                                            .map(Integer::valueOf)
+                                            .toList();
                     case "--instances" -> instances = Integer.parseInt(required(args[i], value));
                     case "--held" -> held = Integer.parseInt(required(args[i], value));
                     case "--out" -> out = Path.of(required(args[i], value));
                     case "--version" -> version = required(args[i], value);
                     case "--only" -> {
-                        scenarios = new LinkedHashSet<>(Arrays.asList(required(args[i], value).split(",", -1)));
+                        scenarios =
+                                new LinkedHashSet<>(
+                                        Arrays.asList(required(args[i], value).split(",", -1)));
                         if (!SCENARIOS.containsAll(scenarios)) {
-                            throw new IllegalArgumentException("--only takes some of " + SCENARIOS + ", not " + value);
+                            throw new IllegalArgumentException(
+                                    "--only takes some of " + SCENARIOS + ", not " + value);
                         }
                     }
-                    default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-                            + "'; known: --seconds, --warmup, --clients, --instances, --held, --out, --version, --only");
+                    default ->
+                            throw new IllegalArgumentException(
+                                    "unknown argument '"
+                                            + args[i]
+                                            + "'; known: --seconds, --warmup, --clients,"
+                                            + " --instances, --held, --out, --version, --only");
                 }
             }
             if (held < 0 || held >= 1024 || instances < 1 || instances > 1024) {
-                throw new IllegalArgumentException("--held must be 0..1023 and --instances 1..1024 (one 1024-slot"
-                        + " namespace each)");
+                throw new IllegalArgumentException(
+                        "--held must be 0..1023 and --instances 1..1024 (one 1024-slot"
+                                + " namespace each)");
             }
             return new Settings(run, warmup, clients, instances, held, out, version, scenarios);
         }
@@ -149,14 +170,20 @@ public final class SideBySide {
         Map<Contender.Kind, Contender> contenders = new EnumMap<>(Contender.Kind.class);
         try {
             for (Contender.Kind kind : kinds) {
-                contenders.put(kind, Contender.open(kind, connectString, "single-" + kind.name().toLowerCase(Locale.ROOT),
-                        Contender.Policy.DEFAULT));
+                contenders.put(
+                        kind,
+                        Contender.open(
+                                kind,
+                                connectString,
+                                "single-" + kind.name().toLowerCase(Locale.ROOT),
+                                Contender.Policy.DEFAULT));
                 latencies.put(kind, new Latencies());
             }
             for (Contender c : contenders.values()) {
                 loop(c, settings.warmup(), new Latencies());
             }
-            // rounds in turn, so that drift of the machine or the server touches every contender alike
+            // rounds in turn, so that drift of the machine or the server touches every contender
+            // alike
             int rounds = 10;
             Duration slice = settings.run().dividedBy(rounds);
             for (int round = 0; round < rounds; round++) {
@@ -172,24 +199,52 @@ public final class SideBySide {
             contenders.values().forEach(Contender::closeQuietly);
         }
         double bare = latencies.get(Contender.Kind.BARE_SET_DATA).medianMicros();
-        Table table = new Table("Range acquire, one client, no contention (step " + STEP + "; 10 interleaved rounds)",
-                "contender", "ops", "median us", "p99 us", "ops/s", "requests/op", "median / bare setData");
+        Table table =
+                new Table(
+                        "Range acquire, one client, no contention (step "
+                                + STEP
+                                + "; 10 interleaved rounds)",
+                        "contender",
+                        "ops",
+                        "median us",
+                        "p99 us",
+                        "ops/s",
+                        "requests/op",
+                        "median / bare setData");
         for (Contender.Kind kind : kinds) {
             Latencies l = latencies.get(kind);
-            table.row(kind.label, l.count(), l.medianMicros(), l.p99Micros(), l.throughput(),
-                    requests.getOrDefault(kind, 0L) / (double) l.count(), l.medianMicros() / bare);
+            table.row(
+                    kind.label,
+                    l.count(),
+                    l.medianMicros(),
+                    l.p99Micros(),
+                    l.throughput(),
+                    requests.getOrDefault(kind, 0L) / (double) l.count(),
+                    l.medianMicros() / bare);
         }
         publish(table);
         double ours = latencies.get(Contender.Kind.OURS).medianMicros();
         double dal = latencies.get(Contender.Kind.DAL).medianMicros();
-        verdict("one client: range acquire median / bare setData median (at most 1.1x)", ours / bare, "x",
+        verdict(
+                "one client: range acquire median / bare setData median (at most 1.1x)",
+                ours / bare,
+                "x",
                 ours / bare <= 1.1);
-        verdict("one client: DistributedAtomicLong.add median / range acquire median (at least 1.5x)", dal / ours, "x",
+        verdict(
+                "one client: DistributedAtomicLong.add median / range acquire median (at least"
+                        + " 1.5x)",
+                dal / ours,
+                "x",
                 dal / ours >= 1.5);
         double async = latencies.get(Contender.Kind.BARE_SET_DATA_ASYNC).medianMicros();
-        verdicts.add(String.format(Locale.ROOT, "%-4s %s: %.2fx", "INFO",
-                "one client: asynchronous bare setData median / bare setData median (the event-thread hand-off"
-                        + " the store's synchronous write avoids)", async / bare));
+        verdicts.add(
+                String.format(
+                        Locale.ROOT,
+                        "%-4s %s: %.2fx",
+                        "INFO",
+                        "one client: asynchronous bare setData median / bare setData median (the"
+                                + " event-thread hand-off the store's synchronous write avoids)",
+                        async / bare));
     }
 
     /** Adds in a loop for a while, into the given latencies (only adds that succeeded count). */
@@ -211,14 +266,25 @@ public final class SideBySide {
     // ---- contention on one key ----
 
     private void contention() {
-        Table table = new Table("Contention on one key: successful range acquires per second (step " + STEP + ")",
-                "clients", "contender", "acquires/s", "gave up", "requests/acquire", "p99 us", "vs DAL default",
-                "vs DAL fast");
+        Table table =
+                new Table(
+                        "Contention on one key: successful range acquires per second (step "
+                                + STEP
+                                + ")",
+                        "clients",
+                        "contender",
+                        "acquires/s",
+                        "gave up",
+                        "requests/acquire",
+                        "p99 us",
+                        "vs DAL default",
+                        "vs DAL fast");
         List<Integer> clients = settings.clients();
-        // The reference for every compare-and-set counter across sessions whose clients each have one acquire
-        // in flight: a success at version v+1 needs a write sent after its writer learned v, so successes are
-        // about one conditional-write round trip apart, however many clients contend (a crowd reacts a little
-        // faster than one client, so it can pass this rate by a fifth or so, never by multiples).
+        // The reference for every compare-and-set counter across sessions whose clients each have
+        // one acquire in flight: a success at version v+1 needs a write sent after its writer
+        // learned v, so successes are about one conditional-write round trip apart, however many
+        // clients contend (a crowd reacts a little faster than one client, so it can pass this rate
+        // by a fifth or so, never by multiples).
         Result bound = contend(Contender.Kind.BARE_SET_DATA, 1, false, Contender.Policy.DEFAULT);
         double[] ours = new double[clients.size()];
         double[] shared = new double[clients.size()];
@@ -237,59 +303,146 @@ public final class SideBySide {
             dalFast[i] = f.perSecond;
             ours[i] = o.perSecond;
             shared[i] = s.perSecond;
-            table.row(n, "DistributedAtomicLong, default policy", d.perSecond, d.gaveUp, d.requests, d.p99, 1.0,
+            table.row(
+                    n,
+                    "DistributedAtomicLong, default policy",
+                    d.perSecond,
+                    d.gaveUp,
+                    d.requests,
+                    d.p99,
+                    1.0,
                     f.perSecond / d.perSecond);
-            table.row(n, "DistributedAtomicLong, fast policy", f.perSecond, f.gaveUp, f.requests, f.p99,
-                    d.perSecond / f.perSecond, 1.0);
-            table.row(n, "cosid-store, own sessions", o.perSecond, o.gaveUp, o.requests, o.p99,
-                    o.perSecond / d.perSecond, o.perSecond / f.perSecond);
-            table.row(n, "cosid-store, one shared store", s.perSecond, s.gaveUp, s.requests, s.p99,
-                    s.perSecond / d.perSecond, s.perSecond / f.perSecond);
-            table.row(n, "(reference: one client's versioned setData rate)", bound.perSecond, 0,
-                    bound.requests, bound.p99, bound.perSecond / d.perSecond, bound.perSecond / f.perSecond);
-            table.row(n, "(server capacity: unconditional setData, not a counter)", w.perSecond, w.gaveUp, w.requests,
-                    w.p99, w.perSecond / d.perSecond, w.perSecond / f.perSecond);
+            table.row(
+                    n,
+                    "DistributedAtomicLong, fast policy",
+                    f.perSecond,
+                    f.gaveUp,
+                    f.requests,
+                    f.p99,
+                    d.perSecond / f.perSecond,
+                    1.0);
+            table.row(
+                    n,
+                    "cosid-store, own sessions",
+                    o.perSecond,
+                    o.gaveUp,
+                    o.requests,
+                    o.p99,
+                    o.perSecond / d.perSecond,
+                    o.perSecond / f.perSecond);
+            table.row(
+                    n,
+                    "cosid-store, one shared store",
+                    s.perSecond,
+                    s.gaveUp,
+                    s.requests,
+                    s.p99,
+                    s.perSecond / d.perSecond,
+                    s.perSecond / f.perSecond);
+            table.row(
+                    n,
+                    "(reference: one client's versioned setData rate)",
+                    bound.perSecond,
+                    0,
+                    bound.requests,
+                    bound.p99,
+                    bound.perSecond / d.perSecond,
+                    bound.perSecond / f.perSecond);
+            table.row(
+                    n,
+                    "(server capacity: unconditional setData, not a counter)",
+                    w.perSecond,
+                    w.gaveUp,
+                    w.requests,
+                    w.p99,
+                    w.perSecond / d.perSecond,
+                    w.perSecond / f.perSecond);
             if (n == 4 || n == 16) {
-                verdict(n + " clients, own sessions: ours / one client's versioned setData rate (at least 0.8x)",
-                        o.perSecond / bound.perSecond, "x", o.perSecond / bound.perSecond >= 0.8);
-                verdict(n + " clients, own sessions: one client's versioned setData rate / DistributedAtomicLong,"
-                        + " default policy (a CAS chain reaches 3x only where this is near 3x)",
-                        bound.perSecond / d.perSecond, "x", bound.perSecond / d.perSecond >= 3);
-                verdict(n + " clients, own sessions: ours / DistributedAtomicLong, same (default) policy (at least 3x)",
-                        o.perSecond / d.perSecond, "x", o.perSecond / d.perSecond >= 3);
-                verdict(n + " clients, own sessions: ours / DistributedAtomicLong, fast policy (at least 3x)",
-                        o.perSecond / f.perSecond, "x", o.perSecond / f.perSecond >= 3);
-                verdict(n + " threads, one shared store: ours / DistributedAtomicLong, fast policy (at least 3x)",
-                        s.perSecond / f.perSecond, "x", s.perSecond / f.perSecond >= 3);
+                verdict(
+                        n
+                                + " clients, own sessions: ours / one client's versioned setData"
+                                + " rate (at least 0.8x)",
+                        o.perSecond / bound.perSecond,
+                        "x",
+                        o.perSecond / bound.perSecond >= 0.8);
+                verdict(
+                        n
+                                + " clients, own sessions: one client's versioned setData rate /"
+                                + " DistributedAtomicLong, default policy (a CAS chain reaches 3x"
+                                + " only where this is near 3x)",
+                        bound.perSecond / d.perSecond,
+                        "x",
+                        bound.perSecond / d.perSecond >= 3);
+                verdict(
+                        n
+                                + " clients, own sessions: ours / DistributedAtomicLong, same"
+                                + " (default) policy (at least 3x)",
+                        o.perSecond / d.perSecond,
+                        "x",
+                        o.perSecond / d.perSecond >= 3);
+                verdict(
+                        n
+                                + " clients, own sessions: ours / DistributedAtomicLong, fast"
+                                + " policy (at least 3x)",
+                        o.perSecond / f.perSecond,
+                        "x",
+                        o.perSecond / f.perSecond >= 3);
+                verdict(
+                        n
+                                + " threads, one shared store: ours / DistributedAtomicLong, fast"
+                                + " policy (at least 3x)",
+                        s.perSecond / f.perSecond,
+                        "x",
+                        s.perSecond / f.perSecond >= 3);
             }
         }
         publish(table);
-        Chart chart = new Chart("Range acquires on one contended key (ZooKeeper " + settings.version() + ")", clients);
+        Chart chart =
+                new Chart(
+                        "Range acquires on one contended key (ZooKeeper "
+                                + settings.version()
+                                + ")",
+                        clients);
         chart.series("cosid-store, each client its own store and session", ours);
         chart.series("cosid-store, clients share one store (coalesced)", shared);
         chart.series("Curator DistributedAtomicLong, own sessions, fast retry policy", dalFast);
         chart.series("Curator DistributedAtomicLong, own sessions, default retry policy", dal);
         double[] flat = new double[clients.size()];
         Arrays.fill(flat, bound.perSecond);
-        chart.series("reference: one client's versioned setData rate (about the most a CAS chain on one node does)", flat);
-        chart.series("server capacity: unconditional setData from n sessions (group commit; not a counter)", capacity);
+        chart.series(
+                "reference: one client's versioned setData rate (about the most a CAS chain on one"
+                        + " node does)",
+                flat);
+        chart.series(
+                "server capacity: unconditional setData from n sessions (group commit; not a"
+                        + " counter)",
+                capacity);
         chart.write(outDir().resolve("throughput-vs-clients.png"));
     }
 
-    private record Result(double perSecond, long gaveUp, double requests, double p99) {
-    }
+    private record Result(double perSecond, long gaveUp, double requests, double p99) {}
 
-    private Result contend(Contender.Kind kind, int clients, boolean sharedStore, Contender.Policy policy) {
-        String key = "contended-" + kind.name().toLowerCase(Locale.ROOT) + "-" + clients + (sharedStore ? "-shared" : "")
-                + "-" + policy.baseSleepMs();
+    private Result contend(
+            Contender.Kind kind, int clients, boolean sharedStore, Contender.Policy policy) {
+        String key =
+                "contended-"
+                        + kind.name().toLowerCase(Locale.ROOT)
+                        + "-"
+                        + clients
+                        + (sharedStore ? "-shared" : "")
+                        + "-"
+                        + policy.baseSleepMs();
         List<Contender> contenders = new ArrayList<>();
         Store shared = sharedStore ? Contender.Ours.openStore(connectString, policy) : null;
         for (int i = 0; i < clients; i++) {
-            contenders.add(sharedStore ? new Contender.Ours(shared, key, false)
-                    : Contender.open(kind, connectString, key, policy));
+            contenders.add(
+                    sharedStore
+                            ? new Contender.Ours(shared, key, false)
+                            : Contender.open(kind, connectString, key, policy));
         }
         try {
-            return runMeasured(contenders, clients + " x " + kind.label + " (" + policy.name() + ")");
+            return runMeasured(
+                    contenders, clients + " x " + kind.label + " (" + policy.name() + ")");
         } finally {
             contenders.forEach(Contender::closeQuietly);
             if (shared != null) {
@@ -299,9 +452,9 @@ public final class SideBySide {
     }
 
     /**
-     * The server's write rate on one node with n writers that never conflict. Not a bound for counters across
-     * sessions (the server commits these writes in groups, a compare-and-set chain cannot be grouped); it is
-     * what coalesced writes, which carry many acquires each, draw on.
+     * The server's write rate on one node with n writers that never conflict. Not a bound for
+     * counters across sessions (the server commits these writes in groups, a compare-and-set chain
+     * cannot be grouped); it is what coalesced writes, which carry many acquires each, draw on.
      */
     private Result serverCapacity(int clients) {
         List<Contender> writers = new ArrayList<>();
@@ -316,8 +469,9 @@ public final class SideBySide {
     }
 
     /**
-     * A warm-up, then a measured run of the contenders together, with requests counted by the server. With a
-     * name, every range they got is checked for overlap (writers that hand out no ranges pass null).
+     * A warm-up, then a measured run of the contenders together, with requests counted by the
+     * server. With a name, every range they got is checked for overlap (writers that hand out no
+     * ranges pass null).
      */
     private Result runMeasured(List<Contender> contenders, String checkedAs) {
         RangeChecks checks = new RangeChecks();
@@ -333,36 +487,41 @@ public final class SideBySide {
         double seconds = settings.run().toNanos() / 1e9;
         Latencies all = new Latencies();
         results.forEach(l -> l.forEach(all::add));
-        return new Result(successes / seconds, gaveUp.get(), successes == 0 ? Double.NaN : requests / (double) successes,
+        return new Result(
+                successes / seconds,
+                gaveUp.get(),
+                successes == 0 ? Double.NaN : requests / (double) successes,
                 all.p99Micros());
     }
 
-    private static List<Latencies> runTogether(List<Contender> contenders, Duration length, RangeChecks checks,
-                                               AtomicLong gaveUp) {
+    private static List<Latencies> runTogether(
+            List<Contender> contenders, Duration length, RangeChecks checks, AtomicLong gaveUp) {
         ExecutorService pool = Executors.newFixedThreadPool(contenders.size());
         try {
             CountDownLatch go = new CountDownLatch(1);
             List<Future<Latencies>> futures = new ArrayList<>();
             for (Contender c : contenders) {
-                futures.add(pool.submit(() -> {
-                    go.await();
-                    List<long[]> taken = new ArrayList<>();
-                    Latencies l = new Latencies();
-                    long end = System.nanoTime() + length.toNanos();
-                    for (long now = System.nanoTime(); now < end; ) {
-                        long[] r = c.add(STEP);
-                        long after = System.nanoTime();
-                        if (r == null) {
-                            gaveUp.incrementAndGet();
-                        } else {
-                            l.add(after - now);
-                            taken.add(r);
-                        }
-                        now = after;
-                    }
-                    checks.addAll(taken);
-                    return l;
-                }));
+                futures.add(
+                        pool.submit(
+                                () -> {
+                                    go.await();
+                                    List<long[]> taken = new ArrayList<>();
+                                    Latencies l = new Latencies();
+                                    long end = System.nanoTime() + length.toNanos();
+                                    for (long now = System.nanoTime(); now < end; ) {
+                                        long[] r = c.add(STEP);
+                                        long after = System.nanoTime();
+                                        if (r == null) {
+                                            gaveUp.incrementAndGet();
+                                        } else {
+                                            l.add(after - now);
+                                            taken.add(r);
+                                        }
+                                        now = after;
+                                    }
+                                    checks.addAll(taken);
+                                    return l;
+                                }));
             }
             go.countDown();
             List<Latencies> results = new ArrayList<>();
@@ -380,18 +539,28 @@ public final class SideBySide {
     // ---- slot leases ----
 
     private void slots() {
-        Table table = new Table("Slot leases (ours): cost per operation, requests counted by the server",
-                "operation", "ops", "median us", "p99 us", "requests/op");
+        Table table =
+                new Table(
+                        "Slot leases (ours): cost per operation, requests counted by the server",
+                        "operation",
+                        "ops",
+                        "median us",
+                        "p99 us",
+                        "requests/op");
         try (Store store = Contender.Ours.openStore(connectString, Contender.Policy.DEFAULT)) {
             store.slots().define("index", 1024, Duration.ofSeconds(1));
             store.slots().define("crowd", 1024, Duration.ofSeconds(1));
             OpStats indexHit = new OpStats();
             OpStats release = new OpStats();
-            measure(settings.run(), () -> {
-                SlotLease lease = indexHit.time(() -> store.slots().acquire("index", "host-a", TTL));
-                // nothing was stamped: hand the whole window back, so floors do not creep ahead run after run
-                release.time(() -> store.slots().release(lease, lease.floor()));
-            });
+            measure(
+                    settings.run(),
+                    () -> {
+                        SlotLease lease =
+                                indexHit.time(() -> store.slots().acquire("index", "host-a", TTL));
+                        // nothing was stamped: hand the whole window back, so floors do not creep
+                        // ahead run after run
+                        release.time(() -> store.slots().release(lease, lease.floor()));
+                    });
             OpStats filling = new OpStats();
             for (int i = 0; i < settings.held(); i++) {
                 int owner = i;
@@ -399,16 +568,27 @@ public final class SideBySide {
             }
             OpStats crowded = new OpStats();
             AtomicLong n = new AtomicLong();
-            measure(settings.run(), () -> {
-                SlotLease lease = crowded.time(() -> store.slots().acquire("crowd", "new-" + n.incrementAndGet(), TTL));
-                store.slots().release(lease, lease.floor());
-            });
+            measure(
+                    settings.run(),
+                    () -> {
+                        SlotLease lease =
+                                crowded.time(
+                                        () ->
+                                                store.slots()
+                                                        .acquire(
+                                                                "crowd",
+                                                                "new-" + n.incrementAndGet(),
+                                                                TTL));
+                        store.slots().release(lease, lease.floor());
+                    });
             OpStats renew = new OpStats();
             SlotLease[] held = {store.slots().acquire("index", "host-r", TTL)};
             measure(settings.run(), () -> held[0] = renew.time(() -> store.slots().renew(held[0])));
             indexHit.row(table, "acquire, owner-index hit");
-            filling.row(table, "acquire, fresh, 1024-slot namespace filling 0 -> " + settings.held());
-            crowded.row(table, "acquire, fresh, 1024-slot namespace with " + settings.held() + " held");
+            filling.row(
+                    table, "acquire, fresh, 1024-slot namespace filling 0 -> " + settings.held());
+            crowded.row(
+                    table, "acquire, fresh, 1024-slot namespace with " + settings.held() + " held");
             renew.row(table, "renew");
             release.row(table, "release");
         }
@@ -420,7 +600,7 @@ public final class SideBySide {
         final Latencies latencies = new Latencies();
         long requests;
 
-        <T> T time(java.util.function.Supplier<T> op) {
+        <T> T time(Supplier<T> op) {
             long before = counters.received();
             long start = System.nanoTime();
             T result = op.get();
@@ -430,7 +610,11 @@ public final class SideBySide {
         }
 
         void row(Table table, String name) {
-            table.row(name, latencies.count(), latencies.medianMicros(), latencies.p99Micros(),
+            table.row(
+                    name,
+                    latencies.count(),
+                    latencies.medianMicros(),
+                    latencies.p99Micros(),
                     requests / (double) latencies.count());
         }
     }
@@ -446,14 +630,28 @@ public final class SideBySide {
 
     private void instancesStartingTogether() {
         int count = settings.instances();
-        Table table = new Table(count + " instances started together, one 1024-slot namespace (each its own store)",
-                "instances", "distinct slots", "total ms", "median us", "p99 us", "max us", "requests/acquire");
+        Table table =
+                new Table(
+                        count
+                                + " instances started together, one 1024-slot namespace (each its"
+                                + " own store)",
+                        "instances",
+                        "distinct slots",
+                        "total ms",
+                        "median us",
+                        "p99 us",
+                        "max us",
+                        "requests/acquire");
         List<Store> stores = new ArrayList<>();
         ExecutorService opener = Executors.newFixedThreadPool(32);
         try {
             List<Future<Store>> opening = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                opening.add(opener.submit(() -> Contender.Ours.openStore(connectString, Contender.Policy.DEFAULT)));
+                opening.add(
+                        opener.submit(
+                                () ->
+                                        Contender.Ours.openStore(
+                                                connectString, Contender.Policy.DEFAULT)));
             }
             for (Future<Store> f : opening) {
                 stores.add(f.get());
@@ -466,12 +664,15 @@ public final class SideBySide {
                 for (int i = 0; i < count; i++) {
                     Store store = stores.get(i);
                     String owner = "instance-" + i;
-                    acquires.add(starters.submit(() -> {
-                        go.await();
-                        long start = System.nanoTime();
-                        SlotLease lease = store.slots().acquire("start", owner, TTL);
-                        return new long[] {lease.slot(), System.nanoTime() - start};
-                    }));
+                    acquires.add(
+                            starters.submit(
+                                    () -> {
+                                        go.await();
+                                        long start = System.nanoTime();
+                                        SlotLease lease =
+                                                store.slots().acquire("start", owner, TTL);
+                                        return new long[] {lease.slot(), System.nanoTime() - start};
+                                    }));
                 }
                 long before = counters.received();
                 long start = System.nanoTime();
@@ -486,17 +687,32 @@ public final class SideBySide {
                 long totalMillis = (System.nanoTime() - start) / 1_000_000;
                 long requests = counters.since(before);
                 if (slots.size() != count) {
-                    throw new IllegalStateException(count + " instances ended with only " + slots.size()
-                            + " distinct slots: a DUPLICATE slot");
+                    throw new IllegalStateException(
+                            count
+                                    + " instances ended with only "
+                                    + slots.size()
+                                    + " distinct slots: a DUPLICATE slot");
                 }
                 double max = 0;
                 for (Future<long[]> f : acquires) {
                     max = Math.max(max, f.get()[1] / 1000.0);
                 }
-                table.row(count, slots.size(), totalMillis, latencies.medianMicros(), latencies.p99Micros(), max,
+                table.row(
+                        count,
+                        slots.size(),
+                        totalMillis,
+                        latencies.medianMicros(),
+                        latencies.p99Micros(),
+                        max,
                         requests / (double) count);
-                verdict(count + " instances started together end with distinct slots (total " + totalMillis + " ms)",
-                        slots.size(), " distinct", slots.size() == count);
+                verdict(
+                        count
+                                + " instances started together end with distinct slots (total "
+                                + totalMillis
+                                + " ms)",
+                        slots.size(),
+                        " distinct",
+                        slots.size() == count);
             } finally {
                 starters.shutdownNow();
             }
@@ -512,8 +728,13 @@ public final class SideBySide {
     // ---- in-memory ----
 
     private void inMemory() {
-        Table table = new Table("In-memory store, one thread (JMH has the careful figures: store-benchmarks/target/jmh.json)",
-                "operation", "ops", "ops/s");
+        Table table =
+                new Table(
+                        "In-memory store, one thread (JMH has the careful figures:"
+                                + " store-benchmarks/target/jmh.json)",
+                        "operation",
+                        "ops",
+                        "ops/s");
         try (Store store = InMemoryStores.open()) {
             for (int round = 0; round < 2; round++) { // the first round warms up
                 long count = 0;
@@ -530,7 +751,10 @@ public final class SideBySide {
                 if (round == 1) {
                     double perSecond = count * 1e9 / (now - start);
                     table.row("range acquire", count, perSecond);
-                    verdict("in-memory range acquires per second, one thread (millions)", perSecond / 1e6, "M",
+                    verdict(
+                            "in-memory range acquires per second, one thread (millions)",
+                            perSecond / 1e6,
+                            "M",
                             perSecond >= 1e6);
                 }
             }
@@ -546,7 +770,9 @@ public final class SideBySide {
     }
 
     private void verdict(String what, double value, String unit, boolean met) {
-        verdicts.add(String.format(Locale.ROOT, "%-4s %s: %.2f%s", met ? "MET" : "MISS", what, value, unit));
+        verdicts.add(
+                String.format(
+                        Locale.ROOT, "%-4s %s: %.2f%s", met ? "MET" : "MISS", what, value, unit));
     }
 
     private Path outDir() {
@@ -559,8 +785,11 @@ public final class SideBySide {
 
     private Path write() {
         StringBuilder text = new StringBuilder(machine()).append('\n');
-        StringBuilder md = new StringBuilder("### Side-by-side run\n\n").append("Machine: ").append(machine())
-                .append("\n\n");
+        StringBuilder md =
+                new StringBuilder("### Side-by-side run\n\n")
+                        .append("Machine: ")
+                        .append(machine())
+                        .append("\n\n");
         for (Table t : tables) {
             text.append(t.text()).append('\n');
             md.append(t.markdown());
@@ -585,15 +814,26 @@ public final class SideBySide {
     private String machine() {
         String cpu = "unknown CPU";
         try {
-            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse(cpu);
+            cpu =
+                    Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                            .filter(l -> l.startsWith("model name"))
+                            .findFirst()
+                            .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                            .orElse(cpu);
         } catch (IOException | RuntimeException e) {
             // not Linux: the CPU stays unnamed
         }
-        return String.format(Locale.ROOT, "%d cores (%s), %s %s, Java %s, ZooKeeper %s standalone (forked JVM, "
+        return String.format(
+                Locale.ROOT,
+                "%d cores (%s), %s %s, Java %s, ZooKeeper %s standalone (forked JVM, "
                         + "data on local disk), %.1f s per measured run after %.1f s warm-up",
-                Runtime.getRuntime().availableProcessors(), cpu, System.getProperty("os.name"),
-                System.getProperty("os.version"), System.getProperty("java.version"), settings.version(),
-                settings.run().toMillis() / 1000.0, settings.warmup().toMillis() / 1000.0);
+                Runtime.getRuntime().availableProcessors(),
+                cpu,
+                System.getProperty("os.name"),
+                System.getProperty("os.version"),
+                System.getProperty("java.version"),
+                settings.version(),
+                settings.run().toMillis() / 1000.0,
+                settings.warmup().toMillis() / 1000.0);
     }
 }

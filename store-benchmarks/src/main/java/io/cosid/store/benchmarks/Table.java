@@ -18,7 +18,8 @@ final class Table {
 
     void row(Object... cells) {
         if (cells.length != header.size()) {
-            throw new IllegalArgumentException("a row of " + title + " needs " + header.size() + " cells");
+            throw new IllegalArgumentException(
+                    "a row of " + title + " needs " + header.size() + " cells");
         }
         List<String> row = new ArrayList<>();
         for (Object c : cells) {
@@ -32,7 +33,9 @@ final class Table {
             if (d.isNaN()) {
                 return "-";
             }
-            return Math.abs(d) >= 100 ? String.format(Locale.ROOT, "%,.0f", d) : String.format(Locale.ROOT, "%.2f", d);
+            return Math.abs(d) >= 100
+                    ? String.format(Locale.ROOT, "%,.0f", d)
+                    : String.format(Locale.ROOT, "%.2f", d);
         }
         return String.valueOf(cell);
     }
@@ -56,14 +59,21 @@ final class Table {
     private static void appendLine(StringBuilder out, List<String> cells, int[] widths) {
         for (int i = 0; i < cells.size(); i++) {
             String c = cells.get(i);
-            out.append(i == 0 ? String.format("  %-" + widths[i] + "s", c) : String.format("  %" + widths[i] + "s", c));
+            out.append(
+                    i == 0
+                            ? String.format("  %-" + widths[i] + "s", c)
+                            : String.format("  %" + widths[i] + "s", c));
         }
         out.append('\n');
     }
 
     String markdown() {
-        StringBuilder out = new StringBuilder("#### ").append(title).append("\n\n| ")
-                .append(String.join(" | ", header)).append(" |\n|");
+        StringBuilder out =
+                new StringBuilder("#### ")
+                        .append(title)
+                        .append("\n\n| ")
+                        .append(String.join(" | ", header))
+                        .append(" |\n|");
         header.forEach(h -> out.append("---|"));
         out.append('\n');
         for (List<String> r : rows) {

@@ -16,21 +16,42 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The benchmarks are not part of {@code mvn verify}, but a few seconds of each prove they start, measure and
- * write their outputs. The figures of so short a run mean nothing and are not asserted.
+ * The benchmarks are not part of {@code mvn verify}, but a few seconds of each prove they start,
+ * measure and write their outputs. The figures of so short a run mean nothing and are not asserted.
  */
 @DisplayName("Benchmark smoke runs")
 class BenchmarksSmokeTest {
 
     @Test
-    @DisplayName("the side-by-side harness runs every scenario on a real server, checks for duplicates and writes its table and chart")
+    @DisplayName(
+            "the side-by-side harness runs every scenario on a real server, checks for duplicates"
+                    + " and writes its table and chart")
     void sideBySide() throws Exception {
         Path out = Path.of("target", "benchmarks-smoke");
-        Path results = SideBySide.run(SideBySide.Settings.parse("--seconds", "0.5", "--warmup", "0.2",
-                "--clients", "1,4", "--instances", "32", "--held", "40", "--out", out.toString()));
+        Path results =
+                SideBySide.run(
+                        SideBySide.Settings.parse(
+                                "--seconds",
+                                "0.5",
+                                "--warmup",
+                                "0.2",
+                                "--clients",
+                                "1,4",
+                                "--instances",
+                                "32",
+                                "--held",
+                                "40",
+                                "--out",
+                                out.toString()));
         String md = Files.readString(results);
-        assertThat(md).contains("Range acquire, one client", "Contention on one key", "Slot leases",
-                "32 instances started together", "In-memory store", "#### Targets");
+        assertThat(md)
+                .contains(
+                        "Range acquire, one client",
+                        "Contention on one key",
+                        "Slot leases",
+                        "32 instances started together",
+                        "In-memory store",
+                        "#### Targets");
         assertThat(md).contains("MET  32 instances started together end with distinct slots");
         BufferedImage chart = ImageIO.read(out.resolve("throughput-vs-clients.png").toFile());
         assertThat(chart).isNotNull();
@@ -40,12 +61,21 @@ class BenchmarksSmokeTest {
     @Test
     @DisplayName("the JMH benchmarks run in-process for one short iteration each")
     void jmh() throws Exception {
-        Options options = new OptionsBuilder().include(InMemoryBenchmarks.class.getSimpleName()).forks(0)
-                .warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(200))
-                .shouldFailOnError(true).build();
+        Options options =
+                new OptionsBuilder()
+                        .include(InMemoryBenchmarks.class.getSimpleName())
+                        .forks(0)
+                        .warmupIterations(0)
+                        .measurementIterations(1)
+                        .measurementTime(TimeValue.milliseconds(200))
+                        .shouldFailOnError(true)
+                        .build();
         Collection<RunResult> results = new Runner(options).run();
         assertThat(results).hasSize(2);
-        results.forEach(r -> assertThat(r.getPrimaryResult().getScore()).as(r.getParams().getBenchmark())
-                .isGreaterThan(0));
+        results.forEach(
+                r ->
+                        assertThat(r.getPrimaryResult().getScore())
+                                .as(r.getParams().getBenchmark())
+                                .isGreaterThan(0));
     }
 }

@@ -8,7 +8,6 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,36 +15,63 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code demo}: a small fleet on a real ZooKeeper (embedded in this process unless {@code --connect} names
- * one) that acquires and renews slot leases, allocates ranges and generates IDs; mid-run some instances
- * crash without releasing (their slots expire and are taken over with a larger fence and a floor at or
- * above the old ceiling) and later restart (the owner index gives their slots back). Every ID generated is
- * checked: the number of duplicates must be 0.
+ * {@code demo}: a small fleet on a real ZooKeeper (embedded in this process unless {@code
+ * --connect} names one) that acquires and renews slot leases, allocates ranges and generates IDs;
+ * mid-run some instances crash without releasing (their slots expire and are taken over with a
+ * larger fence and a floor at or above the old ceiling) and later restart (the owner index gives
+ * their slots back). Every ID generated is checked: the number of duplicates must be 0.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run a small fleet on an embedded ZooKeeper and check every ID it generates.",
-                "Crashes some instances mid-run (their slots are taken over after expiry) and restarts them."})
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run a small fleet on an embedded ZooKeeper and check every ID it generates.",
+            "Crashes some instances mid-run (their slots are taken over after expiry) and restarts"
+                    + " them."
+        })
 final class DemoCommand implements Callable<Integer> {
 
-    @Option(names = "--instances", defaultValue = "8", description = "Fleet size, also the number of slots (default 8).")
+    @Option(
+            names = "--instances",
+            defaultValue = "8",
+            description = "Fleet size, also the number of slots (default 8).")
     int instances;
-    @Option(names = "--duration", defaultValue = "12s", description = "How long the fleet runs (default 12s).")
+
+    @Option(
+            names = "--duration",
+            defaultValue = "12s",
+            description = "How long the fleet runs (default 12s).")
     String duration;
-    @Option(names = "--ttl", defaultValue = "2s", description = "The slot leases' ttl (default 2s).")
+
+    @Option(
+            names = "--ttl",
+            defaultValue = "2s",
+            description = "The slot leases' ttl (default 2s).")
     String ttl;
-    @Option(names = "--tolerance", defaultValue = "200ms", description = "The namespace's clock-skew tolerance (default 200ms).")
+
+    @Option(
+            names = "--tolerance",
+            defaultValue = "200ms",
+            description = "The namespace's clock-skew tolerance (default 200ms).")
     String tolerance;
-    @Option(names = "--connect", paramLabel = "HOST:PORT[,...]", description = "Use this ZooKeeper instead of an embedded one.")
+
+    @Option(
+            names = "--connect",
+            paramLabel = "HOST:PORT[,...]",
+            description = "Use this ZooKeeper instead of an embedded one.")
     String connect;
+
     @Option(names = "--quiet", description = "No progress lines, only the summary.")
     boolean quiet;
+
     @Option(names = "--json", description = "The summary as one JSON document.")
     boolean json;
+
     @Spec CommandSpec spec;
 
     @Override
@@ -54,11 +80,16 @@ final class DemoCommand implements Callable<Integer> {
         Duration leaseTtl = StoreSelection.duration("--ttl", ttl);
         Duration skew = StoreConfig.parseDuration("--tolerance", tolerance);
         if (instances < 2 || instances > 1024) {
-            throw new IllegalArgumentException("--instances must be from 2 to 1024, got " + instances);
+            throw new IllegalArgumentException(
+                    "--instances must be from 2 to 1024, got " + instances);
         }
         if (runFor.compareTo(leaseTtl.multipliedBy(6)) < 0) {
-            throw new IllegalArgumentException("--duration " + duration + " must be at least 6 x --ttl (" + ttl
-                    + "): crashed instances' leases must expire and be taken over mid-run");
+            throw new IllegalArgumentException(
+                    "--duration "
+                            + duration
+                            + " must be at least 6 x --ttl ("
+                            + ttl
+                            + "): crashed instances' leases must expire and be taken over mid-run");
         }
         PrintWriter out = spec.commandLine().getOut();
         EmbeddedZooKeeper embedded = null;
@@ -67,13 +98,21 @@ final class DemoCommand implements Callable<Integer> {
             if (connectString == null) {
                 embedded = EmbeddedZooKeeper.start();
                 connectString = embedded.connectString();
-                progress(out, "embedded ZooKeeper on " + connectString + " (data in " + embedded.dir()
-                        + ", removed on exit)");
+                progress(
+                        out,
+                        "embedded ZooKeeper on "
+                                + connectString
+                                + " (data in "
+                                + embedded.dir()
+                                + ", removed on exit)");
             }
             String root = "/cosid-demo-" + UUID.randomUUID().toString().substring(0, 8);
-            StoreConfig config = StoreConfig.of("demo", "zookeeper").withTimeout(Duration.ofSeconds(5))
-                    .withOption("connectString", connectString).withOption("root", root)
-                    .withOption("sessionTimeout", "10s");
+            StoreConfig config =
+                    StoreConfig.of("demo", "zookeeper")
+                            .withTimeout(Duration.ofSeconds(5))
+                            .withOption("connectString", connectString)
+                            .withOption("root", root)
+                            .withOption("sessionTimeout", "10s");
             return run(config, connectString, root, runFor, leaseTtl, skew, out);
         } finally {
             if (embedded != null) {
@@ -82,38 +121,70 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private int run(StoreConfig config, String connectString, String root, Duration runFor, Duration leaseTtl,
-                    Duration skew, PrintWriter out) throws InterruptedException {
+    private int run(
+            StoreConfig config,
+            String connectString,
+            String root,
+            Duration runFor,
+            Duration leaseTtl,
+            Duration skew,
+            PrintWriter out)
+            throws InterruptedException {
         try (Store admin = Stores.open(config)) {
             admin.slots().define(DemoFleet.NAMESPACE, instances, skew);
             DemoFleet fleet = new DemoFleet(config, leaseTtl);
             long start = System.nanoTime();
             int crashes = Math.max(1, instances / 4);
-            progress(out, "fleet of " + instances + " instances on " + connectString + " root " + root
-                    + "; namespace " + DemoFleet.NAMESPACE + " with " + instances + " slots, ttl " + ttl);
+            progress(
+                    out,
+                    "fleet of "
+                            + instances
+                            + " instances on "
+                            + connectString
+                            + " root "
+                            + root
+                            + "; namespace "
+                            + DemoFleet.NAMESPACE
+                            + " with "
+                            + instances
+                            + " slots, ttl "
+                            + ttl);
             List<DemoFleet.Instance> running = new ArrayList<>();
             for (int i = 0; i < instances; i++) {
                 running.add(fleet.start("instance-" + i));
             }
             waitUntil(start, runFor.multipliedBy(3).dividedBy(10), fleet, out);
 
-            List<DemoFleet.Instance> crashed = new ArrayList<>(running.subList(instances - crashes, instances));
+            List<DemoFleet.Instance> crashed =
+                    new ArrayList<>(running.subList(instances - crashes, instances));
             List<Integer> crashedSlots = new ArrayList<>();
             for (DemoFleet.Instance i : crashed) {
                 crashedSlots.add(i.slot());
                 i.crash();
                 running.remove(i);
             }
-            progress(out, "crashed " + crashes + " instance(s) without release: " + names(crashed) + " on slots "
-                    + crashedSlots + "; starting " + crashes + " replacement(s), which take the slots once they expire");
+            progress(
+                    out,
+                    "crashed "
+                            + crashes
+                            + " instance(s) without release: "
+                            + names(crashed)
+                            + " on slots "
+                            + crashedSlots
+                            + "; starting "
+                            + crashes
+                            + " replacement(s), which take the slots once they expire");
             List<DemoFleet.Instance> replacements = new ArrayList<>();
             for (int i = 0; i < crashes; i++) {
                 replacements.add(fleet.start("replacement-" + i));
             }
             waitUntil(start, runFor.multipliedBy(65).dividedBy(100), fleet, out);
 
-            progress(out, "stopping the replacements (release), restarting " + names(crashed)
-                    + ": the owner index gives each its slot back");
+            progress(
+                    out,
+                    "stopping the replacements (release), restarting "
+                            + names(crashed)
+                            + ": the owner index gives each its slot back");
             replacements.forEach(DemoFleet.Instance::stop);
             List<DemoFleet.Instance> restarted = new ArrayList<>();
             for (DemoFleet.Instance i : crashed) {
@@ -121,7 +192,8 @@ final class DemoCommand implements Callable<Integer> {
             }
             running.addAll(restarted);
             waitUntil(start, runFor, fleet, out);
-            List<Integer> restartedSlots = restarted.stream().map(DemoFleet.Instance::slot).toList();
+            List<Integer> restartedSlots =
+                    restarted.stream().map(DemoFleet.Instance::slot).toList();
             running.forEach(DemoFleet.Instance::stop);
 
             DemoReport report = new DemoReport(fleet.events);
@@ -137,17 +209,40 @@ final class DemoCommand implements Callable<Integer> {
                     backInPlace++;
                 }
             }
-            summary(out, admin, report, fleet, crashed, crashedSlots, restartedSlots, backInPlace, duplicates);
+            summary(
+                    out,
+                    admin,
+                    report,
+                    fleet,
+                    crashed,
+                    crashedSlots,
+                    restartedSlots,
+                    backInPlace,
+                    duplicates);
             if (duplicates > 0 || !report.overlaps.isEmpty() || !fleet.errors.isEmpty()) {
-                throw new ExitCodes.Refused(ExitCodes.CHECK_FAILED, "demo check failed: " + duplicates
-                        + " duplicate IDs, " + report.overlaps.size() + " window overlaps, errors " + fleet.errors);
+                throw new ExitCodes.Refused(
+                        ExitCodes.CHECK_FAILED,
+                        "demo check failed: "
+                                + duplicates
+                                + " duplicate IDs, "
+                                + report.overlaps.size()
+                                + " window overlaps, errors "
+                                + fleet.errors);
             }
             return ExitCodes.OK;
         }
     }
 
-    private void summary(PrintWriter out, Store admin, DemoReport report, DemoFleet fleet, List<DemoFleet.Instance> crashed,
-                         List<Integer> crashedSlots, List<Integer> restartedSlots, int backInPlace, long duplicates) {
+    private void summary(
+            PrintWriter out,
+            Store admin,
+            DemoReport report,
+            DemoFleet fleet,
+            List<DemoFleet.Instance> crashed,
+            List<Integer> crashedSlots,
+            List<Integer> restartedSlots,
+            int backInPlace,
+            long duplicates) {
         NamespaceSnapshot snapshot = admin.slots().inspect(DemoFleet.NAMESPACE);
         Map<String, RangeState> ranges = admin.ranges().list();
         long ids = fleet.snowflakeCount.get() + fleet.segmentCount.get();
@@ -177,23 +272,61 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.println("== slots (store now " + snapshot.now() + ") ==");
-        Table slots = new Table("SLOT", "STATE", "LAST-HOLDER", "FENCE", "INC", "FLOOR", "CEILING", "TIMING");
+        Table slots =
+                new Table(
+                        "SLOT",
+                        "STATE",
+                        "LAST-HOLDER",
+                        "FENCE",
+                        "INC",
+                        "FLOOR",
+                        "CEILING",
+                        "TIMING");
         for (SlotView v : snapshot.slots()) {
-            slots.row(v.slot(), Views.state(v, snapshot.now()), v.ownerKey(), v.fence(), v.incarnation(), v.floor(),
-                    v.ceiling(), Views.timing(v, snapshot.now()));
+            slots.row(
+                    v.slot(),
+                    Views.state(v, snapshot.now()),
+                    v.ownerKey(),
+                    v.fence(),
+                    v.incarnation(),
+                    v.floor(),
+                    v.ceiling(),
+                    Views.timing(v, snapshot.now()));
         }
         slots.print(out);
         out.println();
         out.println("== terms: " + report.terms + " over " + report.bySlot.size() + " slots ==");
         Table terms = new Table("SLOT", "FENCE", "HOLDER", "INC", "FLOOR", "CEILING", "ENDED");
-        report.bySlot.values().forEach(list -> list.forEach(t -> terms.row(t.slot, t.fence, t.owner, t.incarnation,
-                t.floor, t.ceiling, t.ended)));
+        report.bySlot
+                .values()
+                .forEach(
+                        list ->
+                                list.forEach(
+                                        t ->
+                                                terms.row(
+                                                        t.slot,
+                                                        t.fence,
+                                                        t.owner,
+                                                        t.incarnation,
+                                                        t.floor,
+                                                        t.ceiling,
+                                                        t.ended)));
         terms.print(out);
         out.println();
-        out.println("takeovers after expiry (larger fence, floor >= old ceiling): " + report.takeovers.size());
+        out.println(
+                "takeovers after expiry (larger fence, floor >= old ceiling): "
+                        + report.takeovers.size());
         report.takeovers.forEach(t -> out.println("  " + t));
-        out.println("restarted instances given their slot back by the owner index: " + backInPlace + " of "
-                + crashed.size() + " (slots before crash " + crashedSlots + ", after restart " + restartedSlots + ")");
+        out.println(
+                "restarted instances given their slot back by the owner index: "
+                        + backInPlace
+                        + " of "
+                        + crashed.size()
+                        + " (slots before crash "
+                        + crashedSlots
+                        + ", after restart "
+                        + restartedSlots
+                        + ")");
         out.println();
         out.println("== ranges ==");
         Table keys = new Table("KEY", "NEXT");
@@ -201,8 +334,9 @@ final class DemoCommand implements Callable<Integer> {
         keys.print(out);
         out.println("ranges acquired: " + fleet.rangeCount.get());
         out.println();
-        out.printf("IDs generated: %,d snowflake + %,d segment = %,d%n", fleet.snowflakeCount.get(),
-                fleet.segmentCount.get(), ids);
+        out.printf(
+                "IDs generated: %,d snowflake + %,d segment = %,d%n",
+                fleet.snowflakeCount.get(), fleet.segmentCount.get(), ids);
         out.println("duplicates: " + duplicates + " (checked over every ID generated)");
         out.println("window overlaps: " + report.overlaps.size());
         report.overlaps.forEach(o -> out.println("  " + o));
@@ -210,13 +344,21 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private void waitUntil(long start, Duration at, DemoFleet fleet, PrintWriter out) throws InterruptedException {
+    private void waitUntil(long start, Duration at, DemoFleet fleet, PrintWriter out)
+            throws InterruptedException {
         long end = start + at.toNanos();
         while (System.nanoTime() < end) {
             Thread.sleep(Math.min(1000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
-            progress(out, String.format("[%5.1fs] snowflake IDs %,d · segment IDs %,d · ranges %,d · lease events %d",
-                    (System.nanoTime() - start) / 1e9, fleet.snowflakeCount.get(), fleet.segmentCount.get(),
-                    fleet.rangeCount.get(), fleet.events.size()));
+            progress(
+                    out,
+                    String.format(
+                            "[%5.1fs] snowflake IDs %,d · segment IDs %,d · ranges %,d · lease"
+                                    + " events %d",
+                            (System.nanoTime() - start) / 1e9,
+                            fleet.snowflakeCount.get(),
+                            fleet.segmentCount.get(),
+                            fleet.rangeCount.get(),
+                            fleet.events.size()));
         }
     }
 
@@ -230,5 +372,4 @@ final class DemoCommand implements Callable<Integer> {
     private static String names(List<DemoFleet.Instance> list) {
         return list.stream().map(i -> i.owner).toList().toString();
     }
-
 }

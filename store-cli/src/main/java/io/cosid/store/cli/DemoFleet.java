@@ -18,23 +18,28 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The demo's simulated instances. Each has its own store (its own client session, as a separate process
- * would), holds a slot lease with {@link LeaseGuard}, renews it, and generates two kinds of IDs:
- * snowflake-style IDs (timestamp, slot, sequence) only for timestamps inside its lease's {@code [floor,
- * ceiling)}, and segment IDs from ranges of two keys. Every lease event and every ID is recorded.
+ * The demo's simulated instances. Each has its own store (its own client session, as a separate
+ * process would), holds a slot lease with {@link LeaseGuard}, renews it, and generates two kinds of
+ * IDs: snowflake-style IDs (timestamp, slot, sequence) only for timestamps inside its lease's
+ * {@code [floor, ceiling)}, and segment IDs from ranges of two keys. Every lease event and every ID
+ * is recorded.
  */
 final class DemoFleet {
 
     static final String NAMESPACE = "demo-workers";
     static final List<String> KEYS = List.of("orders", "invoices");
+
     /** The snowflake epoch: 2026-01-01T00:00:00Z. */
     static final long EPOCH = 1_767_225_600_000L;
+
     private static final int SEQUENCE_BITS = 12;
     private static final int SLOT_BITS = 10;
 
-    /** A lease event as an instance saw it; for a release, {@code at} is the window's end the store returned. */
-    record LeaseEvent(String kind, String owner, SlotLease lease, Instant at) {
-    }
+    /**
+     * A lease event as an instance saw it; for a release, {@code at} is the window's end the store
+     * returned.
+     */
+    record LeaseEvent(String kind, String owner, SlotLease lease, Instant at) {}
 
     final ConcurrentLinkedQueue<LeaseEvent> events = new ConcurrentLinkedQueue<>();
     final List<LongLog> snowflakes = new ArrayList<>();
@@ -146,7 +151,10 @@ final class DemoFleet {
             }
         }
 
-        /** Acquires when it has no lease, renews in the second half of the ttl; false while it holds none. */
+        /**
+         * Acquires when it has no lease, renews in the second half of the ttl; false while it holds
+         * none.
+         */
         private boolean holdLease() {
             try {
                 if (guard == null) {
@@ -166,7 +174,9 @@ final class DemoFleet {
             }
         }
 
-        /** Snowflake IDs: only timestamps inside the lease's window, never one twice on this slot. */
+        /**
+         * Snowflake IDs: only timestamps inside the lease's window, never one twice on this slot.
+         */
         private void stampSnowflakes() {
             long now = System.currentTimeMillis();
             if (!guard.mayStamp(now) || now < lastTimestamp) {
@@ -178,7 +188,10 @@ final class DemoFleet {
             }
             long slot = guard.lease().slot();
             for (int i = 0; i < 64 && sequence < (1 << SEQUENCE_BITS); i++) {
-                snow.add(((now - EPOCH) << (SLOT_BITS + SEQUENCE_BITS)) | (slot << SEQUENCE_BITS) | sequence++);
+                snow.add(
+                        ((now - EPOCH) << (SLOT_BITS + SEQUENCE_BITS))
+                                | (slot << SEQUENCE_BITS)
+                                | sequence++);
                 snowflakeCount.incrementAndGet();
             }
         }

@@ -64,7 +64,8 @@ final class DemoReport {
                 }
             }
         }
-        byFence.values().forEach(t -> bySlot.computeIfAbsent(t.slot, s -> new ArrayList<>()).add(t));
+        byFence.values()
+                .forEach(t -> bySlot.computeIfAbsent(t.slot, s -> new ArrayList<>()).add(t));
         for (List<Term> slotTerms : bySlot.values()) {
             slotTerms.sort((a, b) -> Long.compare(a.fence, b.fence));
             terms += slotTerms.size();
@@ -73,16 +74,44 @@ final class DemoReport {
             for (Term t : slotTerms) {
                 if (previous != null) {
                     if (t.fence <= previous.fence) {
-                        overlaps.add("slot " + t.slot + ": fence " + t.fence + " after " + previous.fence);
+                        overlaps.add(
+                                "slot "
+                                        + t.slot
+                                        + ": fence "
+                                        + t.fence
+                                        + " after "
+                                        + previous.fence);
                     }
                     if (t.floor.isBefore(end)) {
-                        overlaps.add("slot " + t.slot + ": fence " + t.fence + " window starts at " + t.floor
-                                + ", before an earlier window ends at " + end);
+                        overlaps.add(
+                                "slot "
+                                        + t.slot
+                                        + ": fence "
+                                        + t.fence
+                                        + " window starts at "
+                                        + t.floor
+                                        + ", before an earlier window ends at "
+                                        + end);
                     }
                     if (!previous.ended.equals("released") && !previous.owner.equals(t.owner)) {
-                        takeovers.add("slot " + t.slot + ": " + previous.owner + " (fence " + previous.fence
-                                + ", ceiling " + previous.ceiling + ", " + previous.ended + ") -> " + t.owner
-                                + " (fence " + t.fence + ", floor " + t.floor + ")");
+                        takeovers.add(
+                                "slot "
+                                        + t.slot
+                                        + ": "
+                                        + previous.owner
+                                        + " (fence "
+                                        + previous.fence
+                                        + ", ceiling "
+                                        + previous.ceiling
+                                        + ", "
+                                        + previous.ended
+                                        + ") -> "
+                                        + t.owner
+                                        + " (fence "
+                                        + t.fence
+                                        + ", floor "
+                                        + t.floor
+                                        + ")");
                     }
                 }
                 end = end.isAfter(t.windowEnd()) ? end : t.windowEnd();

@@ -13,7 +13,9 @@ import java.util.stream.Stream;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 
-/** A real ZooKeeper server in this process on a free loopback port; its data is removed on close. */
+/**
+ * A real ZooKeeper server in this process on a free loopback port; its data is removed on close.
+ */
 final class EmbeddedZooKeeper implements AutoCloseable {
 
     private final Path dir;
@@ -42,14 +44,20 @@ final class EmbeddedZooKeeper implements AutoCloseable {
         config.setProperty("admin.enableServer", "false");
         config.setProperty("4lw.commands.whitelist", "srvr,ruok,mntr");
         try {
-            ZooKeeperServerEmbedded server = ZooKeeperServerEmbedded.builder().baseDir(dir).configuration(config)
-                    .exitHandler(ExitHandler.LOG_ONLY).build();
+            ZooKeeperServerEmbedded server =
+                    ZooKeeperServerEmbedded.builder()
+                            .baseDir(dir)
+                            .configuration(config)
+                            .exitHandler(ExitHandler.LOG_ONLY)
+                            .build();
             server.start(30_000);
             return new EmbeddedZooKeeper(dir, server, port);
         } catch (Exception e) {
             delete(dir);
-            throw new StoreUnavailableException("embedded ZooKeeper on 127.0.0.1:" + port, "it did not start: "
-                    + e.getMessage(), e);
+            throw new StoreUnavailableException(
+                    "embedded ZooKeeper on 127.0.0.1:" + port,
+                    "it did not start: " + e.getMessage(),
+                    e);
         }
     }
 

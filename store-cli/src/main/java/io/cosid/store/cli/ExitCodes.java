@@ -11,14 +11,14 @@ final class ExitCodes {
     static final int REFUSED = 3;
     static final int CHECK_FAILED = 4;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 
     static int of(Throwable e) {
         if (e instanceof Refused r) {
             return r.code;
         }
-        if (e instanceof IllegalArgumentException || e instanceof picocli.CommandLine.ParameterException) {
+        if (e instanceof IllegalArgumentException
+                || e instanceof picocli.CommandLine.ParameterException) {
             return USAGE;
         }
         return FAILED;
@@ -26,17 +26,21 @@ final class ExitCodes {
 
     /** One line: what failed and why, without a stack trace. */
     static String describe(Throwable e) {
-        if (e instanceof Refused || e instanceof StoreException || e instanceof IllegalArgumentException
-                || e instanceof IllegalStateException || e instanceof picocli.CommandLine.ParameterException) {
+        if (e instanceof Refused
+                || e instanceof StoreException
+                || e instanceof IllegalArgumentException
+                || e instanceof IllegalStateException
+                || e instanceof picocli.CommandLine.ParameterException) {
             return (e instanceof Refused ? "" : "error: ") + e.getMessage();
         }
         return "error: " + e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
     /** A command group called without one of its subcommands: a usage error that lists them. */
-    static picocli.CommandLine.ParameterException missingSubcommand(picocli.CommandLine.Model.CommandSpec spec) {
-        return new picocli.CommandLine.ParameterException(spec.commandLine(), "name a subcommand: "
-                + spec.subcommands().keySet());
+    static picocli.CommandLine.ParameterException missingSubcommand(
+            picocli.CommandLine.Model.CommandSpec spec) {
+        return new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "name a subcommand: " + spec.subcommands().keySet());
     }
 
     /** A deliberate refusal or failed check, with its exit code and the reason. */

@@ -7,13 +7,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * JSON for scripts: maps become objects (in their iteration order), collections arrays, instants ISO-8601
- * strings, durations milliseconds. One line, no dependency.
+ * JSON for scripts: maps become objects (in their iteration order), collections arrays, instants
+ * ISO-8601 strings, durations milliseconds. One line, no dependency.
  */
 final class Json {
 
-    private Json() {
-    }
+    private Json() {}
 
     static String of(Object value) {
         StringBuilder out = new StringBuilder();

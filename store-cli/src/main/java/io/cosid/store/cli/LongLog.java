@@ -3,7 +3,10 @@ package io.cosid.store.cli;
 import java.util.Arrays;
 import java.util.List;
 
-/** Every ID an instance generated, as primitive longs, so millions fit; and the duplicate count over all. */
+/**
+ * Every ID an instance generated, as primitive longs, so millions fit; and the duplicate count over
+ * all.
+ */
 final class LongLog {
 
     private long[] values = new long[1024];
@@ -20,7 +23,9 @@ final class LongLog {
         return size;
     }
 
-    /** How many values appear more than once across the logs (each extra occurrence counts once). */
+    /**
+     * How many values appear more than once across the logs (each extra occurrence counts once).
+     */
     static long duplicates(List<LongLog> logs) {
         int total = logs.stream().mapToInt(LongLog::size).sum();
         long[] all = new long[total];

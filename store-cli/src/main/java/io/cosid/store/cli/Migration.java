@@ -14,29 +14,48 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Moves counters and slot namespaces from one store to another through the SPI alone, so that the target can
- * never issue a value, fence or window the source already issued (docs/operations.md, "Migration"):
+ * Moves counters and slot namespaces from one store to another through the SPI alone, so that the
+ * target can never issue a value, fence or window the source already issued (docs/operations.md,
+ * "Migration"):
+ *
  * <ul>
- *   <li>a range key is sealed on the source, then the target is advanced to at least the source's final next;</li>
- *   <li>a namespace is defined on the target and each slot's fence and next floor are carried with advance.</li>
+ *   <li>a range key is sealed on the source, then the target is advanced to at least the source's
+ *       final next;
+ *   <li>a namespace is defined on the target and each slot's fence and next floor are carried with
+ *       advance.
  * </ul>
- * Every step is a no-op when already done, so running it twice changes nothing. Everything that could refuse
- * is checked before the first write.
+ *
+ * Every step is a no-op when already done, so running it twice changes nothing. Everything that
+ * could refuse is checked before the first write.
  */
 final class Migration {
 
     /** One range key: what the source and target held, and what was (or would be) done. */
-    record KeyStep(String key, long finalNext, Long targetBefore, long targetAfter, List<String> actions) {
-    }
+    record KeyStep(
+            String key,
+            long finalNext,
+            Long targetBefore,
+            long targetAfter,
+            List<String> actions) {}
 
     /** One slot carried to the target. */
-    record SlotStep(String namespace, int slot, long fence, Instant nextFloor, long targetFenceBefore,
-                    Instant targetFloorBefore, List<String> actions) {
-    }
+    record SlotStep(
+            String namespace,
+            int slot,
+            long fence,
+            Instant nextFloor,
+            long targetFenceBefore,
+            Instant targetFloorBefore,
+            List<String> actions) {}
 
     /** What a run did (or, with dry run, would do). */
-    record Report(boolean dryRun, List<KeyStep> keys, List<String> namespaceActions, List<SlotStep> slots,
-                  int changes, List<String> problems) {
+    record Report(
+            boolean dryRun,
+            List<KeyStep> keys,
+            List<String> namespaceActions,
+            List<SlotStep> slots,
+            int changes,
+            List<String> problems) {
 
         Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -73,30 +92,53 @@ final class Migration {
         }
     }
 
-    private Migration() {
-    }
+    private Migration() {}
 
-    static Report run(Store source, Store target, Collection<String> keys, Collection<String> namespaces,
-                      boolean dryRun) {
+    static Report run(
+            Store source,
+            Store target,
+            Collection<String> keys,
+            Collection<String> namespaces,
+            boolean dryRun) {
         // 1. everything that could refuse, before any write
         Map<String, NamespaceSnapshot> snapshots = new LinkedHashMap<>();
         List<String> held = new ArrayList<>();
         for (String ns : namespaces) {
             NamespaceSnapshot snapshot = source.slots().inspect(ns);
             snapshots.put(ns, snapshot);
-            snapshot.held().forEach(v -> held.add(ns + " slot " + v.slot() + " held by '" + v.ownerKey()
-                    + "' (expires " + Times.relative(v.expiresAt(), snapshot.now()) + ")"));
+            snapshot.held()
+                    .forEach(
+                            v ->
+                                    held.add(
+                                            ns
+                                                    + " slot "
+                                                    + v.slot()
+                                                    + " held by '"
+                                                    + v.ownerKey()
+                                                    + "' (expires "
+                                                    + Times.relative(v.expiresAt(), snapshot.now())
+                                                    + ")"));
             Optional<Namespace> existing = target.slots().namespace(ns);
-            if (existing.isPresent() && !existing.get().tolerance().equals(snapshot.namespace().tolerance())) {
-                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: namespace " + ns + " has tolerance "
-                        + existing.get().tolerance() + " on the target and " + snapshot.namespace().tolerance()
-                        + " on the source; nothing was written");
+            if (existing.isPresent()
+                    && !existing.get().tolerance().equals(snapshot.namespace().tolerance())) {
+                throw new ExitCodes.Refused(
+                        ExitCodes.REFUSED,
+                        "refused: namespace "
+                                + ns
+                                + " has tolerance "
+                                + existing.get().tolerance()
+                                + " on the target and "
+                                + snapshot.namespace().tolerance()
+                                + " on the source; nothing was written");
             }
         }
         if (!held.isEmpty()) {
-            throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: the source still has unexpired leases, which"
-                    + " could be renewed there after the move; stop those instances (or wait for the leases to"
-                    + " expire) and run again. Nothing was written. Held: " + String.join("; ", held));
+            throw new ExitCodes.Refused(
+                    ExitCodes.REFUSED,
+                    "refused: the source still has unexpired leases, which could be renewed there"
+                        + " after the move; stop those instances (or wait for the leases to expire)"
+                        + " and run again. Nothing was written. Held: "
+                            + String.join("; ", held));
         }
         Map<String, Optional<RangeState>> sources = new LinkedHashMap<>();
         for (String key : keys) {
@@ -104,9 +146,16 @@ final class Migration {
             Optional<RangeState> tgt = target.ranges().peek(key);
             long finalNext = src.map(RangeState::next).orElse(0L);
             if (tgt.isPresent() && tgt.get().sealed() && tgt.get().next() < finalNext) {
-                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: range key " + key + " is sealed on the"
-                        + " target at " + tgt.get().next() + ", below the source's " + finalNext
-                        + "; nothing was written");
+                throw new ExitCodes.Refused(
+                        ExitCodes.REFUSED,
+                        "refused: range key "
+                                + key
+                                + " is sealed on the"
+                                + " target at "
+                                + tgt.get().next()
+                                + ", below the source's "
+                                + finalNext
+                                + "; nothing was written");
             }
             sources.put(key, src);
         }
@@ -151,8 +200,14 @@ final class Migration {
             Optional<Namespace> existing = target.slots().namespace(ns.name());
             int limit = Math.max(ns.limit(), existing.map(Namespace::limit).orElse(0));
             if (existing.isEmpty() || existing.get().limit() < limit) {
-                nsActions.add((dryRun ? "would define " : "defined ") + ns.name() + " (limit " + limit + ", tolerance "
-                        + ns.tolerance().toMillis() + "ms) on the target");
+                nsActions.add(
+                        (dryRun ? "would define " : "defined ")
+                                + ns.name()
+                                + " (limit "
+                                + limit
+                                + ", tolerance "
+                                + ns.tolerance().toMillis()
+                                + "ms) on the target");
                 changes++;
                 if (!dryRun) {
                     target.slots().define(ns.name(), limit, ns.tolerance());
@@ -162,7 +217,10 @@ final class Migration {
             }
             Map<Integer, SlotView> targetSlots = new LinkedHashMap<>();
             if (existing.isPresent()) {
-                target.slots().inspect(ns.name()).slots().forEach(v -> targetSlots.put(v.slot(), v));
+                target.slots()
+                        .inspect(ns.name())
+                        .slots()
+                        .forEach(v -> targetSlots.put(v.slot(), v));
             }
             for (SlotView v : snapshot.slots()) {
                 SlotView before = targetSlots.get(v.slot());
@@ -170,34 +228,68 @@ final class Migration {
                 Instant floorBefore = before == null ? Instant.EPOCH : before.nextFloor();
                 List<String> actions = new ArrayList<>();
                 if (fenceBefore < v.fence() || floorBefore.isBefore(v.nextFloor())) {
-                    actions.add((dryRun ? "would advance" : "advanced") + " target to fence " + v.fence()
-                            + ", next floor " + v.nextFloor());
+                    actions.add(
+                            (dryRun ? "would advance" : "advanced")
+                                    + " target to fence "
+                                    + v.fence()
+                                    + ", next floor "
+                                    + v.nextFloor());
                     changes++;
                     if (!dryRun) {
-                        SlotView after = target.slots().advance(ns.name(), v.slot(), v.fence(), v.nextFloor());
-                        if (after.fence() < v.fence() || after.nextFloor().isBefore(v.nextFloor())) {
-                            problems.add(ns.name() + " slot " + v.slot() + " is at fence " + after.fence()
-                                    + ", next floor " + after.nextFloor() + " on the target after advance");
+                        SlotView after =
+                                target.slots()
+                                        .advance(ns.name(), v.slot(), v.fence(), v.nextFloor());
+                        if (after.fence() < v.fence()
+                                || after.nextFloor().isBefore(v.nextFloor())) {
+                            problems.add(
+                                    ns.name()
+                                            + " slot "
+                                            + v.slot()
+                                            + " is at fence "
+                                            + after.fence()
+                                            + ", next floor "
+                                            + after.nextFloor()
+                                            + " on the target after advance");
                         }
                     }
                 } else {
                     actions.add("nothing to do");
                 }
-                slotSteps.add(new SlotStep(ns.name(), v.slot(), v.fence(), v.nextFloor(), fenceBefore, floorBefore,
-                        actions));
+                slotSteps.add(
+                        new SlotStep(
+                                ns.name(),
+                                v.slot(),
+                                v.fence(),
+                                v.nextFloor(),
+                                fenceBefore,
+                                floorBefore,
+                                actions));
             }
         }
         return new Report(dryRun, keySteps, nsActions, slotSteps, changes, problems);
     }
 
-    private static void verifyKey(Store source, Store target, String key, long finalNext, List<String> problems) {
+    private static void verifyKey(
+            Store source, Store target, String key, long finalNext, List<String> problems) {
         RangeState src = source.ranges().peek(key).orElse(null);
         if (src == null || !src.sealed() || src.next() != finalNext) {
-            problems.add("range key " + key + " is not sealed at " + finalNext + " on the source: " + src);
+            problems.add(
+                    "range key "
+                            + key
+                            + " is not sealed at "
+                            + finalNext
+                            + " on the source: "
+                            + src);
         }
         long targetNext = target.ranges().peek(key).map(RangeState::next).orElse(0L);
         if (targetNext < finalNext) {
-            problems.add("range key " + key + " is at " + targetNext + " on the target, below " + finalNext);
+            problems.add(
+                    "range key "
+                            + key
+                            + " is at "
+                            + targetNext
+                            + " on the target, below "
+                            + finalNext);
         }
     }
 }

@@ -9,17 +9,22 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code namespaces}: every slot namespace with its limit, tolerance and held slots. */
-@Command(name = "namespaces", mixinStandardHelpOptions = true,
+@Command(
+        name = "namespaces",
+        mixinStandardHelpOptions = true,
         description = "List slot namespaces with limit, tolerance and how many slots are held.")
 final class NamespacesCommand implements Callable<Integer> {
 
     @Mixin StoreSelection selection;
-    @Option(names = "--json", description = "One JSON document for scripts.") boolean json;
+
+    @Option(names = "--json", description = "One JSON document for scripts.")
+    boolean json;
+
     @Spec CommandSpec spec;
 
     @Override

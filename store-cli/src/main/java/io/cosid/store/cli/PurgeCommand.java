@@ -4,55 +4,100 @@ import io.cosid.store.Namespace;
 import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.Stores;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code purge}: delete a store's nodes, only with every instance stopped and no lease unexpired. */
-@Command(name = "purge", mixinStandardHelpOptions = true,
-        description = {"Delete every range key, namespace and slot of a store (after a migration).",
-                "Needs --confirm-all-instances-stopped, and refuses while any lease is unexpired."})
+/**
+ * {@code purge}: delete a store's nodes, only with every instance stopped and no lease unexpired.
+ */
+@Command(
+        name = "purge",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Delete every range key, namespace and slot of a store (after a migration).",
+            "Needs --confirm-all-instances-stopped, and refuses while any lease is unexpired."
+        })
 final class PurgeCommand implements Callable<Integer> {
 
     @Mixin StoreSelection selection;
-    @Option(names = "--confirm-all-instances-stopped",
+
+    @Option(
+            names = "--confirm-all-instances-stopped",
             description = "Confirm that no instance uses this store any more.")
     boolean confirmed;
+
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
-        io.cosid.store.StoreConfig config = selection.config();
+        StoreConfig config = selection.config();
         String name = config.name();
         if (!confirmed) {
-            throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: purge deletes every range key, namespace and"
-                    + " slot of store " + name + "; a running instance would then fail, and a new one would start"
-                    + " counters and fences over. Stop every instance, then add --confirm-all-instances-stopped");
+            throw new ExitCodes.Refused(
+                    ExitCodes.REFUSED,
+                    "refused: purge deletes every range key, namespace and"
+                            + " slot of store "
+                            + name
+                            + "; a running instance would then fail, and a new one would start"
+                            + " counters and fences over. Stop every instance, then add"
+                            + " --confirm-all-instances-stopped");
         }
-        try (Store store = io.cosid.store.Stores.open(config)) {
+        try (Store store = Stores.open(config)) {
             List<String> held = new ArrayList<>();
             List<Namespace> namespaces = store.slots().namespaces();
             for (Namespace ns : namespaces) {
                 NamespaceSnapshot snapshot = store.slots().inspect(ns.name());
-                snapshot.held().forEach(v -> held.add(ns.name() + " slot " + v.slot() + " held by '" + v.ownerKey()
-                        + "' (expires " + Times.relative(v.expiresAt(), snapshot.now()) + ")"));
+                snapshot.held()
+                        .forEach(
+                                v ->
+                                        held.add(
+                                                ns.name()
+                                                        + " slot "
+                                                        + v.slot()
+                                                        + " held by '"
+                                                        + v.ownerKey()
+                                                        + "' (expires "
+                                                        + Times.relative(
+                                                                v.expiresAt(), snapshot.now())
+                                                        + ")"));
             }
             if (!held.isEmpty()) {
-                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: leases are unexpired, so instances may still"
-                        + " be running. Nothing was deleted. Held: " + String.join("; ", held));
+                throw new ExitCodes.Refused(
+                        ExitCodes.REFUSED,
+                        "refused: leases are unexpired, so instances may still"
+                                + " be running. Nothing was deleted. Held: "
+                                + String.join("; ", held));
             }
             int keys = store.ranges().list().size();
 
-            StoreAdmin admin = store.admin().orElseThrow(() -> new ExitCodes.Refused(ExitCodes.FAILED,
-                    "store type " + store.type() + " cannot be purged"));
+            StoreAdmin admin =
+                    store.admin()
+                            .orElseThrow(
+                                    () ->
+                                            new ExitCodes.Refused(
+                                                    ExitCodes.FAILED,
+                                                    "store type "
+                                                            + store.type()
+                                                            + " cannot be purged"));
             admin.purge();
-            spec.commandLine().getOut().println("purged store " + name + ": " + keys + " range key(s), "
-                    + namespaces.size() + " namespace(s)");
+            spec.commandLine()
+                    .getOut()
+                    .println(
+                            "purged store "
+                                    + name
+                                    + ": "
+                                    + keys
+                                    + " range key(s), "
+                                    + namespaces.size()
+                                    + " namespace(s)");
             return ExitCodes.OK;
         }
     }

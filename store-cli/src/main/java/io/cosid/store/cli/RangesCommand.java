@@ -9,15 +9,22 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ranges list|show|seal|advance}: the range counters of a store. */
-@Command(name = "ranges", mixinStandardHelpOptions = true, description = "Inspect and operate range counters.",
-        subcommands = {RangesCommand.ListKeys.class, RangesCommand.Show.class, RangesCommand.Seal.class,
-                RangesCommand.Advance.class})
+@Command(
+        name = "ranges",
+        mixinStandardHelpOptions = true,
+        description = "Inspect and operate range counters.",
+        subcommands = {
+            RangesCommand.ListKeys.class,
+            RangesCommand.Show.class,
+            RangesCommand.Seal.class,
+            RangesCommand.Advance.class
+        })
 final class RangesCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -28,10 +35,16 @@ final class RangesCommand implements Callable<Integer> {
         throw ExitCodes.missingSubcommand(spec);
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "List every key with next and sealed.")
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
+            description = "List every key with next and sealed.")
     static final class ListKeys implements Callable<Integer> {
         @Mixin StoreSelection selection;
-        @Option(names = "--json", description = "One JSON document for scripts.") boolean json;
+
+        @Option(names = "--json", description = "One JSON document for scripts.")
+        boolean json;
+
         @Spec CommandSpec spec;
 
         @Override
@@ -52,11 +65,19 @@ final class RangesCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one key's next value and state.")
+    @Command(
+            name = "show",
+            mixinStandardHelpOptions = true,
+            description = "Show one key's next value and state.")
     static final class Show implements Callable<Integer> {
         @Mixin StoreSelection selection;
-        @Parameters(paramLabel = "KEY", description = "The range key.") String key;
-        @Option(names = "--json", description = "One JSON document for scripts.") boolean json;
+
+        @Parameters(paramLabel = "KEY", description = "The range key.")
+        String key;
+
+        @Option(names = "--json", description = "One JSON document for scripts.")
+        boolean json;
+
         @Spec CommandSpec spec;
 
         @Override
@@ -64,57 +85,101 @@ final class RangesCommand implements Callable<Integer> {
             try (Store store = selection.open()) {
                 Optional<RangeState> state = store.ranges().peek(key);
                 if (json) {
-                    spec.commandLine().getOut().println(state.map(s -> Json.of(Views.range(key, s)))
-                            .orElse(Json.of(Map.of("key", key, "unused", true))));
+                    spec.commandLine()
+                            .getOut()
+                            .println(
+                                    state.map(s -> Json.of(Views.range(key, s)))
+                                            .orElse(Json.of(Map.of("key", key, "unused", true))));
                 } else if (state.isEmpty()) {
-                    spec.commandLine().getOut().println(key + ": unused (the first range would start at 0)");
+                    spec.commandLine()
+                            .getOut()
+                            .println(key + ": unused (the first range would start at 0)");
                 } else {
-                    spec.commandLine().getOut().println(key + ": next " + state.get().next()
-                            + (state.get().sealed() ? ", sealed" : ""));
+                    spec.commandLine()
+                            .getOut()
+                            .println(
+                                    key
+                                            + ": next "
+                                            + state.get().next()
+                                            + (state.get().sealed() ? ", sealed" : ""));
                 }
                 return ExitCodes.OK;
             }
         }
     }
 
-    @Command(name = "seal", mixinStandardHelpOptions = true,
+    @Command(
+            name = "seal",
+            mixinStandardHelpOptions = true,
             description = "Stop a key for good (before migrating it). Needs --yes.")
     static final class Seal implements Callable<Integer> {
         @Mixin StoreSelection selection;
-        @Parameters(paramLabel = "KEY", description = "The range key.") String key;
-        @Option(names = "--yes", description = "Confirm: no instance will get another range of this key.") boolean yes;
+
+        @Parameters(paramLabel = "KEY", description = "The range key.")
+        String key;
+
+        @Option(
+                names = "--yes",
+                description = "Confirm: no instance will get another range of this key.")
+        boolean yes;
+
         @Spec CommandSpec spec;
 
         @Override
         public Integer call() {
             if (!yes) {
-                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: sealing " + key
-                        + " stops every instance that allocates from it, for good; add --yes to confirm");
+                throw new ExitCodes.Refused(
+                        ExitCodes.REFUSED,
+                        "refused: sealing "
+                                + key
+                                + " stops every instance that allocates from it, for good; add"
+                                + " --yes to confirm");
             }
             try (Store store = selection.open()) {
-                spec.commandLine().getOut().println(key + ": sealed at " + store.ranges().seal(key));
+                spec.commandLine()
+                        .getOut()
+                        .println(key + ": sealed at " + store.ranges().seal(key));
                 return ExitCodes.OK;
             }
         }
     }
 
-    @Command(name = "advance", mixinStandardHelpOptions = true,
+    @Command(
+            name = "advance",
+            mixinStandardHelpOptions = true,
             description = "Raise a key's next value (never lowers it). Needs --yes.")
     static final class Advance implements Callable<Integer> {
         @Mixin StoreSelection selection;
-        @Parameters(index = "0", paramLabel = "KEY", description = "The range key.") String key;
-        @Parameters(index = "1", paramLabel = "VALUE", description = "The lowest next value afterwards.") long value;
-        @Option(names = "--yes", description = "Confirm: values below VALUE are skipped for good.") boolean yes;
+
+        @Parameters(index = "0", paramLabel = "KEY", description = "The range key.")
+        String key;
+
+        @Parameters(
+                index = "1",
+                paramLabel = "VALUE",
+                description = "The lowest next value afterwards.")
+        long value;
+
+        @Option(names = "--yes", description = "Confirm: values below VALUE are skipped for good.")
+        boolean yes;
+
         @Spec CommandSpec spec;
 
         @Override
         public Integer call() {
             if (!yes) {
-                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: advancing " + key + " to " + value
-                        + " skips every value below it for good; add --yes to confirm");
+                throw new ExitCodes.Refused(
+                        ExitCodes.REFUSED,
+                        "refused: advancing "
+                                + key
+                                + " to "
+                                + value
+                                + " skips every value below it for good; add --yes to confirm");
             }
             try (Store store = selection.open()) {
-                spec.commandLine().getOut().println(key + ": next " + store.ranges().advance(key, value));
+                spec.commandLine()
+                        .getOut()
+                        .println(key + ": next " + store.ranges().advance(key, value));
                 return ExitCodes.OK;
             }
         }

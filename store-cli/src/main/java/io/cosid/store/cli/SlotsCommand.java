@@ -15,18 +15,26 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code slots list NS | show NS SLOT}: who holds which machine id, with fences and windows; {@code slots advance}
- * and {@code slots define}: the repairs docs/contract.md ("Corrupt data", "Bookkeeping writes") names.
+ * {@code slots list NS | show NS SLOT}: who holds which machine id, with fences and windows; {@code
+ * slots advance} and {@code slots define}: the repairs docs/contract.md ("Corrupt data",
+ * "Bookkeeping writes") names.
  */
-@Command(name = "slots", mixinStandardHelpOptions = true, description = "Inspect and repair the slots of a namespace.",
-        subcommands = {SlotsCommand.ListSlots.class, SlotsCommand.Show.class, SlotsCommand.Advance.class,
-                SlotsCommand.Define.class})
+@Command(
+        name = "slots",
+        mixinStandardHelpOptions = true,
+        description = "Inspect and repair the slots of a namespace.",
+        subcommands = {
+            SlotsCommand.ListSlots.class,
+            SlotsCommand.Show.class,
+            SlotsCommand.Advance.class,
+            SlotsCommand.Define.class
+        })
 final class SlotsCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -37,12 +45,21 @@ final class SlotsCommand implements Callable<Integer> {
         throw ExitCodes.missingSubcommand(spec);
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true,
-            description = "Every used slot: state, holder, fence, incarnation, window and timing by the store's clock.")
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Every used slot: state, holder, fence, incarnation, window and timing by the"
+                            + " store's clock.")
     static final class ListSlots implements Callable<Integer> {
         @Mixin StoreSelection selection;
-        @Parameters(paramLabel = "NAMESPACE", description = "The namespace.") String namespace;
-        @Option(names = "--json", description = "One JSON document for scripts.") boolean json;
+
+        @Parameters(paramLabel = "NAMESPACE", description = "The namespace.")
+        String namespace;
+
+        @Option(names = "--json", description = "One JSON document for scripts.")
+        boolean json;
+
         @Spec CommandSpec spec;
 
         @Override
@@ -55,19 +72,47 @@ final class SlotsCommand implements Callable<Integer> {
                     List<Object> slots = new ArrayList<>();
                     snapshot.slots().forEach(v -> slots.add(Views.slot(v, now)));
                     Map<String, Object> doc = new LinkedHashMap<>();
-                    doc.put("namespace", Views.namespace(snapshot.namespace(), snapshot.held().size()));
+                    doc.put(
+                            "namespace",
+                            Views.namespace(snapshot.namespace(), snapshot.held().size()));
                     doc.put("storeNow", now);
                     doc.put("slots", slots);
                     out.println(Json.of(doc));
                     return ExitCodes.OK;
                 }
-                out.println("namespace " + namespace + ": limit " + snapshot.namespace().limit() + ", tolerance "
-                        + snapshot.namespace().tolerance().toMillis() + "ms, " + snapshot.held().size()
-                        + " held; store now " + now);
-                Table t = new Table("SLOT", "STATE", "HOLDER", "FENCE", "INC", "FLOOR", "CEILING", "TIMING", "NEXT-FLOOR");
+                out.println(
+                        "namespace "
+                                + namespace
+                                + ": limit "
+                                + snapshot.namespace().limit()
+                                + ", tolerance "
+                                + snapshot.namespace().tolerance().toMillis()
+                                + "ms, "
+                                + snapshot.held().size()
+                                + " held; store now "
+                                + now);
+                Table t =
+                        new Table(
+                                "SLOT",
+                                "STATE",
+                                "HOLDER",
+                                "FENCE",
+                                "INC",
+                                "FLOOR",
+                                "CEILING",
+                                "TIMING",
+                                "NEXT-FLOOR");
                 for (SlotView v : snapshot.slots()) {
-                    t.row(v.slot(), Views.state(v, now), v.ownerKey().isEmpty() ? "-" : v.ownerKey(), v.fence(),
-                            v.incarnation(), v.floor(), v.ceiling(), Views.timing(v, now), v.nextFloor());
+                    t.row(
+                            v.slot(),
+                            Views.state(v, now),
+                            v.ownerKey().isEmpty() ? "-" : v.ownerKey(),
+                            v.fence(),
+                            v.incarnation(),
+                            v.floor(),
+                            v.ceiling(),
+                            Views.timing(v, now),
+                            v.nextFloor());
                 }
                 t.print(out);
                 return ExitCodes.OK;
@@ -78,9 +123,16 @@ final class SlotsCommand implements Callable<Integer> {
     @Command(name = "show", mixinStandardHelpOptions = true, description = "One slot in full.")
     static final class Show implements Callable<Integer> {
         @Mixin StoreSelection selection;
-        @Parameters(index = "0", paramLabel = "NAMESPACE", description = "The namespace.") String namespace;
-        @Parameters(index = "1", paramLabel = "SLOT", description = "The slot number.") int slot;
-        @Option(names = "--json", description = "One JSON document for scripts.") boolean json;
+
+        @Parameters(index = "0", paramLabel = "NAMESPACE", description = "The namespace.")
+        String namespace;
+
+        @Parameters(index = "1", paramLabel = "SLOT", description = "The slot number.")
+        int slot;
+
+        @Option(names = "--json", description = "One JSON document for scripts.")
+        boolean json;
+
         @Spec CommandSpec spec;
 
         @Override
@@ -88,15 +140,33 @@ final class SlotsCommand implements Callable<Integer> {
             try (Store store = selection.open()) {
                 NamespaceSnapshot snapshot = store.slots().inspect(namespace);
                 if (!snapshot.namespace().contains(slot)) {
-                    throw new IllegalArgumentException("slot " + slot + " is outside namespace '" + namespace
-                            + "', whose slots are 0.." + (snapshot.namespace().limit() - 1));
+                    throw new IllegalArgumentException(
+                            "slot "
+                                    + slot
+                                    + " is outside namespace '"
+                                    + namespace
+                                    + "', whose slots are 0.."
+                                    + (snapshot.namespace().limit() - 1));
                 }
                 Instant now = snapshot.now();
                 PrintWriter out = spec.commandLine().getOut();
-                SlotView view = snapshot.slots().stream().filter(v -> v.slot() == slot).findFirst().orElse(null);
+                SlotView view =
+                        snapshot.slots().stream()
+                                .filter(v -> v.slot() == slot)
+                                .findFirst()
+                                .orElse(null);
                 if (view == null) {
-                    out.println(json ? Json.of(Map.of("namespace", namespace, "slot", slot, "state", "unused"))
-                            : "slot " + slot + " of " + namespace + ": never used");
+                    out.println(
+                            json
+                                    ? Json.of(
+                                            Map.of(
+                                                    "namespace",
+                                                    namespace,
+                                                    "slot",
+                                                    slot,
+                                                    "state",
+                                                    "unused"))
+                                    : "slot " + slot + " of " + namespace + ": never used");
                     return ExitCodes.OK;
                 }
                 Map<String, Object> fields = Views.slot(view, now);
@@ -111,46 +181,97 @@ final class SlotsCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "advance", mixinStandardHelpOptions = true,
-            description = "Raise a free slot's fence and next floor (never lowers them): the repair of a slot node"
-                    + " deleted or rewritten by hand. Needs --yes.")
+    @Command(
+            name = "advance",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Raise a free slot's fence and next floor (never lowers them): the repair of a"
+                            + " slot node deleted or rewritten by hand. Needs --yes.")
     static final class Advance implements Callable<Integer> {
         @Mixin StoreSelection selection;
-        @Parameters(index = "0", paramLabel = "NAMESPACE", description = "The namespace.") String namespace;
-        @Parameters(index = "1", paramLabel = "SLOT", description = "The slot.") int slot;
-        @Option(names = "--fence", required = true, description = "The lowest fence afterwards; the next term gets more.")
+
+        @Parameters(index = "0", paramLabel = "NAMESPACE", description = "The namespace.")
+        String namespace;
+
+        @Parameters(index = "1", paramLabel = "SLOT", description = "The slot.")
+        int slot;
+
+        @Option(
+                names = "--fence",
+                required = true,
+                description = "The lowest fence afterwards; the next term gets more.")
         long fence;
-        @Option(names = "--floor", required = true,
-                description = "The lowest floor of the next term, an ISO-8601 instant (2030-01-01T00:00:00Z).")
+
+        @Option(
+                names = "--floor",
+                required = true,
+                description =
+                        "The lowest floor of the next term, an ISO-8601 instant"
+                                + " (2030-01-01T00:00:00Z).")
         Instant floor;
-        @Option(names = "--yes", description = "Confirm: fences and timestamps below are never handed out again.")
+
+        @Option(
+                names = "--yes",
+                description = "Confirm: fences and timestamps below are never handed out again.")
         boolean yes;
+
         @Spec CommandSpec spec;
 
         @Override
         public Integer call() {
             if (!yes) {
-                throw new ExitCodes.Refused(ExitCodes.REFUSED, "refused: advancing slot " + slot + " of " + namespace
-                        + " to fence " + fence + " and floor " + floor + " skips both for good; add --yes to confirm");
+                throw new ExitCodes.Refused(
+                        ExitCodes.REFUSED,
+                        "refused: advancing slot "
+                                + slot
+                                + " of "
+                                + namespace
+                                + " to fence "
+                                + fence
+                                + " and floor "
+                                + floor
+                                + " skips both for good; add --yes to confirm");
             }
             try (Store store = selection.open()) {
                 SlotView v = store.slots().advance(namespace, slot, fence, floor);
-                spec.commandLine().getOut().println(namespace + " slot " + slot + ": fence " + v.fence()
-                        + ", next floor " + v.nextFloor());
+                spec.commandLine()
+                        .getOut()
+                        .println(
+                                namespace
+                                        + " slot "
+                                        + slot
+                                        + ": fence "
+                                        + v.fence()
+                                        + ", next floor "
+                                        + v.nextFloor());
                 return ExitCodes.OK;
             }
         }
     }
 
-    @Command(name = "define", mixinStandardHelpOptions = true,
-            description = "Create a namespace, or check an existing one (raising its limit is allowed). Defining"
-                    + " it again with its limit and tolerance recreates a clock node deleted by hand.")
+    @Command(
+            name = "define",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Create a namespace, or check an existing one (raising its limit is allowed)."
+                        + " Defining it again with its limit and tolerance recreates a clock node"
+                        + " deleted by hand.")
     static final class Define implements Callable<Integer> {
         @Mixin StoreSelection selection;
-        @Parameters(paramLabel = "NAMESPACE", description = "The namespace.") String namespace;
-        @Option(names = "--limit", required = true, description = "The number of slots, 1-65536.") int limit;
-        @Option(names = "--tolerance", required = true,
-                description = "The clock skew allowed between holders and the store, e.g. 1s or 500ms.") String tolerance;
+
+        @Parameters(paramLabel = "NAMESPACE", description = "The namespace.")
+        String namespace;
+
+        @Option(names = "--limit", required = true, description = "The number of slots, 1-65536.")
+        int limit;
+
+        @Option(
+                names = "--tolerance",
+                required = true,
+                description =
+                        "The clock skew allowed between holders and the store, e.g. 1s or 500ms.")
+        String tolerance;
+
         @Spec CommandSpec spec;
 
         @Override
@@ -158,8 +279,15 @@ final class SlotsCommand implements Callable<Integer> {
             Duration skew = StoreConfig.parseDuration("--tolerance", tolerance);
             try (Store store = selection.open()) {
                 Namespace ns = store.slots().define(namespace, limit, skew);
-                spec.commandLine().getOut().println(ns.name() + ": limit " + ns.limit() + ", tolerance "
-                        + ns.tolerance().toMillis() + "ms");
+                spec.commandLine()
+                        .getOut()
+                        .println(
+                                ns.name()
+                                        + ": limit "
+                                        + ns.limit()
+                                        + ", tolerance "
+                                        + ns.tolerance().toMillis()
+                                        + "ms");
                 return ExitCodes.OK;
             }
         }

@@ -37,7 +37,10 @@ final class Table {
         for (String[] row : rows) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < columns; i++) {
-                line.append(i == columns - 1 ? row[i] : String.format("%-" + widths[i] + "s  ", row[i]));
+                line.append(
+                        i == columns - 1
+                                ? row[i]
+                                : String.format("%-" + widths[i] + "s  ", row[i]));
             }
             out.println(line.toString().stripTrailing());
         }

@@ -6,8 +6,7 @@ import java.time.Instant;
 /** Times for people: "in 2.1s", "3m 4s ago", relative to the store's clock. */
 final class Times {
 
-    private Times() {
-    }
+    private Times() {}
 
     static String relative(Instant then, Instant now) {
         Duration d = Duration.between(now, then);

@@ -11,8 +11,7 @@ import java.util.Map;
 /** How ranges, namespaces and slots read for people and for scripts. */
 final class Views {
 
-    private Views() {
-    }
+    private Views() {}
 
     /** held, expired, released or unused, at the store's now. */
     static String state(SlotView v, Instant now) {
@@ -30,7 +29,9 @@ final class Views {
         if (v.isHeldAt(now)) {
             return "expires " + Times.relative(v.expiresAt(), now);
         }
-        return v.freeSince(now).map(t -> "free since " + Times.relative(t, now)).orElse("never held");
+        return v.freeSince(now)
+                .map(t -> "free since " + Times.relative(t, now))
+                .orElse("never held");
     }
 
     static Map<String, Object> slot(SlotView v, Instant now) {
@@ -47,7 +48,9 @@ final class Views {
         m.put("ceiling", v.ceiling());
         m.put("nextFloor", v.nextFloor());
         m.put("ttlMillis", v.ttl());
-        m.put("expiresInMillis", v.isHeldAt(now) ? Duration.between(now, v.expiresAt()).toMillis() : null);
+        m.put(
+                "expiresInMillis",
+                v.isHeldAt(now) ? Duration.between(now, v.expiresAt()).toMillis() : null);
         m.put("freeSince", v.freeSince(now).orElse(null));
         m.put("storeNow", now);
         return m;

@@ -37,8 +37,11 @@ class InspectionCommandsTest {
 
     @BeforeEach
     void setUp() {
-        store = ZooKeeperStores.open(StoreConfig.of("setup", "zookeeper")
-                .withOption("connectString", SERVER.server().connectString()).withOption("root", root));
+        store =
+                ZooKeeperStores.open(
+                        StoreConfig.of("setup", "zookeeper")
+                                .withOption("connectString", SERVER.server().connectString())
+                                .withOption("root", root));
         store.ranges().acquire("a", 10);
         store.ranges().advance("b", 5);
         store.ranges().seal("b");
@@ -67,10 +70,14 @@ class InspectionCommandsTest {
     void rangesList() {
         Cli.Result table = cli("ranges", "list");
         assertThat(table.code()).as(table.toString()).isZero();
-        assertThat(table.out()).containsPattern("KEY +NEXT +SEALED").containsPattern("\\na +10 +no\\n")
+        assertThat(table.out())
+                .containsPattern("KEY +NEXT +SEALED")
+                .containsPattern("\\na +10 +no\\n")
                 .containsPattern("\\nb +5 +sealed\\n");
-        assertThat(cli("ranges", "list", "--json").out().trim()).isEqualTo(
-                "{\"ranges\":[{\"key\":\"a\",\"next\":10,\"sealed\":false},{\"key\":\"b\",\"next\":5,\"sealed\":true}]}");
+        assertThat(cli("ranges", "list", "--json").out().trim())
+                .isEqualTo(
+                        "{\"ranges\":[{\"key\":\"a\",\"next\":10,\"sealed\":false},"
+                                + "{\"key\":\"b\",\"next\":5,\"sealed\":true}]}");
     }
 
     @Test
@@ -86,36 +93,56 @@ class InspectionCommandsTest {
     @Test
     @DisplayName("namespaces shows limit, tolerance and held slots")
     void namespaces() {
-        assertThat(cli("namespaces", "--json").out().trim()).isEqualTo(
-                "{\"namespaces\":[{\"name\":\"ns\",\"limit\":4,\"toleranceMillis\":1000,\"held\":1}]}");
+        assertThat(cli("namespaces", "--json").out().trim())
+                .isEqualTo(
+                        "{\"namespaces\":[{\"name\":\"ns\",\"limit\":4,"
+                                + "\"toleranceMillis\":1000,\"held\":1}]}");
         assertThat(cli("namespaces").out()).containsPattern("\\nns +4 +1000ms +1\\n");
     }
 
     @Test
-    @DisplayName("slots list shows holder, fence, incarnation, window and timing by the store's clock")
+    @DisplayName(
+            "slots list shows holder, fence, incarnation, window and timing by the store's clock")
     void slotsList() {
         Cli.Result table = cli("slots", "list", "ns");
         assertThat(table.code()).as(table.toString()).isZero();
-        assertThat(table.out()).contains("namespace ns: limit 4, tolerance 1000ms, 1 held; store now ")
-                .containsPattern("\\n0 +held +host-1 +1 +1 +1970-01-01T00:00:00Z +" + held.ceiling() + " +expires in ")
+        assertThat(table.out())
+                .contains("namespace ns: limit 4, tolerance 1000ms, 1 held; store now ")
+                .containsPattern(
+                        "\\n0 +held +host-1 +1 +1 +1970-01-01T00:00:00Z +"
+                                + held.ceiling()
+                                + " +expires in ")
                 .containsPattern("\\n1 +released +host-2 +1 +1 .* free since .* ago ");
         String json = cli("slots", "list", "ns", "--json").out();
-        assertThat(json).contains("\"slot\":0,\"state\":\"held\",\"holder\":\"host-1\",\"lastOwner\":\"host-1\","
-                + "\"fence\":1,\"incarnation\":1,\"floor\":\"1970-01-01T00:00:00Z\",\"expiresAt\":\"" + held.expiresAt()
-                + "\",\"ceiling\":\"" + held.ceiling() + "\",\"nextFloor\":\"" + held.ceiling() + "\",\"ttlMillis\":300000,");
-        assertThat(json).contains("\"slot\":1,\"state\":\"released\",\"holder\":null,\"lastOwner\":\"host-2\"")
+        assertThat(json)
+                .contains(
+                        "\"slot\":0,\"state\":\"held\",\"holder\":\"host-1\","
+                                + "\"lastOwner\":\"host-1\",\"fence\":1,\"incarnation\":1,"
+                                + "\"floor\":\"1970-01-01T00:00:00Z\",\"expiresAt\":\""
+                                + held.expiresAt()
+                                + "\",\"ceiling\":\""
+                                + held.ceiling()
+                                + "\",\"nextFloor\":\""
+                                + held.ceiling()
+                                + "\",\"ttlMillis\":300000,");
+        assertThat(json)
+                .contains(
+                        "\"slot\":1,\"state\":\"released\",\"holder\":null,"
+                                + "\"lastOwner\":\"host-2\"")
                 .contains("\"expiresInMillis\":null,\"freeSince\":\"");
     }
 
     @Test
     @DisplayName("slots show prints one slot, and refuses a slot outside the namespace")
     void slotsShow() {
-        assertThat(cli("slots", "show", "ns", "1").out()).contains("state            released")
+        assertThat(cli("slots", "show", "ns", "1").out())
+                .contains("state            released")
                 .contains("timing           free since");
         assertThat(cli("slots", "show", "ns", "3").out()).contains("slot 3 of ns: never used");
         Cli.Result outside = cli("slots", "show", "ns", "9");
         assertThat(outside.code()).isEqualTo(2);
-        assertThat(outside.err()).contains("slot 9 is outside namespace 'ns', whose slots are 0..3");
+        assertThat(outside.err())
+                .contains("slot 9 is outside namespace 'ns', whose slots are 0..3");
     }
 
     @Test
@@ -134,17 +161,43 @@ class InspectionCommandsTest {
     @Test
     @DisplayName("slots advance (needs --yes) and slots define repair what a store refuses")
     void slotRepairs() throws Exception {
-        SlotView before = store.slots().inspect("ns").slots().stream().filter(v -> v.slot() == 1).findFirst().orElseThrow();
-        assertThat(cli("slots", "advance", "ns", "1", "--fence", "40", "--floor", "2030-01-01T00:00:00Z").code())
+        SlotView before =
+                store.slots().inspect("ns").slots().stream()
+                        .filter(v -> v.slot() == 1)
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(
+                        cli(
+                                        "slots",
+                                        "advance",
+                                        "ns",
+                                        "1",
+                                        "--fence",
+                                        "40",
+                                        "--floor",
+                                        "2030-01-01T00:00:00Z")
+                                .code())
                 .isEqualTo(3);
-        assertThat(cli("slots", "advance", "ns", "1", "--fence", "40", "--floor", "2030-01-01T00:00:00Z", "--yes").out())
+        assertThat(
+                        cli(
+                                        "slots",
+                                        "advance",
+                                        "ns",
+                                        "1",
+                                        "--fence",
+                                        "40",
+                                        "--floor",
+                                        "2030-01-01T00:00:00Z",
+                                        "--yes")
+                                .out())
                 .isEqualTo("ns slot 1: fence 40, next floor 2030-01-01T00:00:00Z\n");
         assertThat(before.fence()).isLessThan(40);
         SlotLease next = store.slots().acquire("ns", "host-3", Duration.ofMinutes(5), 1);
         assertThat(next.fence()).isEqualTo(41);
 
-        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(SERVER.server().connectString(),
-                new RetryOneTime(100))) {
+        try (CuratorFramework admin =
+                CuratorFrameworkFactory.newClient(
+                        SERVER.server().connectString(), new RetryOneTime(100))) {
             admin.start();
             admin.delete().forPath(root + "/slot/ns/.clock");
         }
@@ -152,7 +205,8 @@ class InspectionCommandsTest {
                 .isInstanceOf(StoreCorruptedException.class);
         assertThat(cli("slots", "define", "ns", "--limit", "4", "--tolerance", "1s").out())
                 .isEqualTo("ns: limit 4, tolerance 1000ms\n");
-        assertThat(store.slots().acquire("ns", "host-4", Duration.ofMinutes(5)).slot()).isNotNegative();
+        assertThat(store.slots().acquire("ns", "host-4", Duration.ofMinutes(5)).slot())
+                .isNotNegative();
     }
 
     @Test
@@ -160,7 +214,10 @@ class InspectionCommandsTest {
     void errors() {
         Cli.Result plain = cli("ranges", "advance", "b", "100", "--yes");
         assertThat(plain.code()).isEqualTo(1);
-        assertThat(plain.err()).isEqualTo("cosid-store: error: range key 'b' is sealed at 5; it hands out no more ranges\n");
+        assertThat(plain.err())
+                .isEqualTo(
+                        "cosid-store: error: range key 'b' is sealed at 5; it hands out no more"
+                                + " ranges\n");
         Cli.Result verbose = cli("ranges", "advance", "b", "100", "--yes", "--verbose");
         assertThat(verbose.err()).contains("RangeSealedException").contains("\tat ");
         assertThat(cli("ranges", "list", "--bogus").code()).isEqualTo(2);
@@ -171,17 +228,47 @@ class InspectionCommandsTest {
     @DisplayName("reads the cosid.stores YAML of applications; several stores need --store")
     void yamlConfig(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("stores.yaml");
-        Files.writeString(file, "cosid:\n  stores:\n    one:\n      type: zookeeper\n      timeout: 2s\n      options:\n"
-                + "        connectString: " + SERVER.server().connectString() + "\n        root: " + root + "\n"
-                + "    two:\n      type: in-memory\n");
+        Files.writeString(
+                file,
+                "cosid:\n"
+                        + "  stores:\n"
+                        + "    one:\n"
+                        + "      type: zookeeper\n"
+                        + "      timeout: 2s\n"
+                        + "      options:\n"
+                        + "        connectString: "
+                        + SERVER.server().connectString()
+                        + "\n        root: "
+                        + root
+                        + "\n"
+                        + "    two:\n      type: in-memory\n");
         Cli.Result ambiguous = Cli.run("ranges", "list", "--config", file.toString());
         assertThat(ambiguous.code()).isEqualTo(2);
         assertThat(ambiguous.err()).contains("[one, two]").contains("--store");
-        assertThat(Cli.run("ranges", "show", "a", "--config", file.toString(), "--store", "one").out())
+        assertThat(
+                        Cli.run(
+                                        "ranges",
+                                        "show",
+                                        "a",
+                                        "--config",
+                                        file.toString(),
+                                        "--store",
+                                        "one")
+                                .out())
                 .isEqualTo("a: next 10\n");
         Files.writeString(file, "cosid: [not, a, map");
-        assertThat(Cli.run("ranges", "list", "--config", file.toString()).err()).contains("is not valid YAML");
-        Files.writeString(file, "cosid:\n  stores:\n    one:\n      type: zookeeper\n      options:\n        colour: red\n");
+        assertThat(Cli.run("ranges", "list", "--config", file.toString()).err())
+                .contains("is not valid YAML");
+        Files.writeString(
+                file,
+                """
+                cosid:
+                  stores:
+                    one:
+                      type: zookeeper
+                      options:
+                        colour: red
+                """);
         assertThat(Cli.run("ranges", "list", "--config", file.toString()).err())
                 .contains("cosid.stores.one.options.colour");
     }

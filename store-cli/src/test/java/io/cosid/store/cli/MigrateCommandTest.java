@@ -25,15 +25,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** migrate between two ZooKeeper roots and between ZooKeeper and in-memory, through the real command. */
+/**
+ * migrate between two ZooKeeper roots and between ZooKeeper and in-memory, through the real
+ * command.
+ */
 @DisplayName("cosid-store migrate")
 class MigrateCommandTest {
 
     @RegisterExtension
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
     private final String id = UUID.randomUUID().toString().substring(0, 8);
     private Path config;
     private Store source;
@@ -43,9 +45,17 @@ class MigrateCommandTest {
     @BeforeEach
     void setUp() throws Exception {
         config = dir.resolve("stores.yaml");
-        Files.writeString(config, "cosid:\n  stores:\n"
-                + zk("old", "/old-" + id) + zk("new", "/new-" + id)
-                + "    mem:\n      type: in-memory\n      options:\n        backend: migrate-" + id + "\n");
+        Files.writeString(
+                config,
+                "cosid:\n  stores:\n"
+                        + zk("old", "/old-" + id)
+                        + zk("new", "/new-" + id)
+                        + "    mem:\n"
+                        + "      type: in-memory\n"
+                        + "      options:\n"
+                        + "        backend: migrate-"
+                        + id
+                        + "\n");
         source = open("old");
         for (int i = 0; i < 3; i++) {
             sourceRanges.add(source.ranges().acquire("orders", 100));
@@ -53,13 +63,16 @@ class MigrateCommandTest {
         source.ranges().advance("invoices", 5000);
         source.slots().define("workers", 4, Duration.ofMillis(500));
         for (int term = 0; term < 3; term++) {
-            SlotLease lease = source.slots().acquire("workers", "host-" + term, Duration.ofMinutes(1));
+            SlotLease lease =
+                    source.slots().acquire("workers", "host-" + term, Duration.ofMinutes(1));
             sourceLeases.add(lease);
             source.slots().release(lease);
         }
         SlotLease expiring = source.slots().acquire("workers", "host-x", Duration.ofMillis(300), 1);
         sourceLeases.add(expiring);
-        await("the last lease to expire").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        await("the last lease to expire")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> source.slots().inspect("workers").held().isEmpty());
     }
 
@@ -69,8 +82,13 @@ class MigrateCommandTest {
     }
 
     private static String zk(String name, String root) {
-        return "    " + name + ":\n      type: zookeeper\n      options:\n        connectString: "
-                + SERVER.server().connectString() + "\n        root: " + root + "\n";
+        return "    "
+                + name
+                + ":\n      type: zookeeper\n      options:\n        connectString: "
+                + SERVER.server().connectString()
+                + "\n        root: "
+                + root
+                + "\n";
     }
 
     /** The same store the command opens: from the same YAML, through the library. */
@@ -79,7 +97,16 @@ class MigrateCommandTest {
     }
 
     private Cli.Result migrate(String to, String... more) {
-        List<String> args = new ArrayList<>(List.of("migrate", "--config", config.toString(), "--from", "old", "--to", to));
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "migrate",
+                                "--config",
+                                config.toString(),
+                                "--from",
+                                "old",
+                                "--to",
+                                to));
         args.addAll(List.of(more));
         return Cli.run(args.toArray(String[]::new));
     }
@@ -100,7 +127,10 @@ class MigrateCommandTest {
     void dryRun() {
         Cli.Result r = migrate("new", "--all", "--dry-run");
         assertThat(r.code()).as(r.toString()).isZero();
-        assertThat(r.out()).contains("dry run").contains("would seal source at 300").contains("would advance target to 300")
+        assertThat(r.out())
+                .contains("dry run")
+                .contains("would seal source at 300")
+                .contains("would advance target to 300")
                 .contains("would define workers");
         try (Store target = open("new")) {
             assertThat(target.ranges().list()).isEmpty();
@@ -110,7 +140,9 @@ class MigrateCommandTest {
     }
 
     @Test
-    @DisplayName("between two ZooKeeper roots: moves everything, a second run is a no-op, the target never reissues")
+    @DisplayName(
+            "between two ZooKeeper roots: moves everything, a second run is a no-op, the target"
+                    + " never reissues")
     void betweenRoots() {
         moveAndCheck("new");
     }
@@ -139,9 +171,13 @@ class MigrateCommandTest {
             assertThat(sourceRanges).allSatisfy(r -> assertThat(r.overlaps(next)).isFalse());
             assertThat(target.ranges().acquire("invoices", 1).start()).isGreaterThanOrEqualTo(5000);
             NamespaceSnapshot migrated = target.slots().inspect("workers");
-            assertThat(migrated.namespace()).isEqualTo(new Namespace("workers", 4, Duration.ofMillis(500)));
+            assertThat(migrated.namespace())
+                    .isEqualTo(new Namespace("workers", 4, Duration.ofMillis(500)));
             for (int slot = 0; slot < 4; slot++) {
-                SlotLease lease = target.slots().acquire("workers", "new-host-" + slot, Duration.ofMinutes(1), slot);
+                SlotLease lease =
+                        target.slots()
+                                .acquire(
+                                        "workers", "new-host-" + slot, Duration.ofMinutes(1), slot);
                 int s = lease.slot();
                 for (SlotLease old : sourceLeases) {
                     if (old.slot() == s) {
@@ -149,8 +185,11 @@ class MigrateCommandTest {
                         assertThat(lease.floor()).isAfterOrEqualTo(old.floor());
                     }
                 }
-                SlotView sourceView = source.slots().inspect("workers").slots().stream()
-                        .filter(v -> v.slot() == s).findFirst().orElse(null);
+                SlotView sourceView =
+                        source.slots().inspect("workers").slots().stream()
+                                .filter(v -> v.slot() == s)
+                                .findFirst()
+                                .orElse(null);
                 if (sourceView != null) {
                     assertThat(lease.floor()).isAfterOrEqualTo(sourceView.nextFloor());
                     assertThat(lease.fence()).isGreaterThan(sourceView.fence());
@@ -165,7 +204,10 @@ class MigrateCommandTest {
         source.slots().acquire("workers", "busy-host", Duration.ofMinutes(5));
         Cli.Result r = migrate("new", "--all");
         assertThat(r.code()).isEqualTo(3);
-        assertThat(r.err()).contains("unexpired leases").contains("held by 'busy-host'").contains("Nothing was written");
+        assertThat(r.err())
+                .contains("unexpired leases")
+                .contains("held by 'busy-host'")
+                .contains("Nothing was written");
         assertThat(source.ranges().peek("orders")).contains(new RangeState(300, false));
         try (Store target = open("new")) {
             assertThat(target.ranges().list()).isEmpty();
@@ -181,7 +223,17 @@ class MigrateCommandTest {
             assertThat(target.ranges().list()).containsOnlyKeys("invoices");
         }
         assertThat(migrate("new").err()).contains("--keys K1,K2, --namespaces NS1,NS2, or --all");
-        assertThat(Cli.run("migrate", "--config", config.toString(), "--from", "old", "--to", "old", "--all").err())
+        assertThat(
+                        Cli.run(
+                                        "migrate",
+                                        "--config",
+                                        config.toString(),
+                                        "--from",
+                                        "old",
+                                        "--to",
+                                        "old",
+                                        "--all")
+                                .err())
                 .contains("name the same store");
     }
 }

@@ -15,13 +15,13 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The shared state of in-memory stores: what a server is to the ZooKeeper backend. Stores opened on one
- * backend see the same ranges, namespaces and slots, as separate processes sharing one server would; each
- * keeps its own view of which nodes it wrote. The backend's clock is the store's clock.
+ * The shared state of in-memory stores: what a server is to the ZooKeeper backend. Stores opened on
+ * one backend see the same ranges, namespaces and slots, as separate processes sharing one server
+ * would; each keeps its own view of which nodes it wrote. The backend's clock is the store's clock.
  *
- * <p>One lock guards all state. That is the whole concurrency design: each operation reads and writes
- * under it, so every operation is atomic and the rules in {@link SlotRecord} and {@link InMemoryRangeStore}
- * read as sequential code.
+ * <p>One lock guards all state. That is the whole concurrency design: each operation reads and
+ * writes under it, so every operation is atomic and the rules in {@link SlotRecord} and {@link
+ * InMemoryRangeStore} read as sequential code.
  */
 public final class InMemoryBackend {
 
@@ -69,7 +69,7 @@ public final class InMemoryBackend {
     /**
      * Opens a store on this backend.
      *
-     * @param name    the store's name
+     * @param name the store's name
      * @param timeout how long an operation may wait for the backend's lock before it times out
      * @return a new store; close it when done
      */
@@ -107,7 +107,9 @@ public final class InMemoryBackend {
         return node == null ? nextGeneration() : node.generation();
     }
 
-    /** Writes a valid state over a range node in place (same generation), as a write by hand would. */
+    /**
+     * Writes a valid state over a range node in place (same generation), as a write by hand would.
+     */
     void rewriteRange(String key, RangeState state) {
         withLock(() -> ranges.put(key, existing(ranges.get(key), "range key " + key).with(state)));
     }
@@ -117,15 +119,20 @@ public final class InMemoryBackend {
         withLock(() -> existing(slots.get(namespace), "namespace " + namespace).remove(slot));
     }
 
-    /** Deletes a range node and creates it again with the same value, as an operator might by hand. */
+    /**
+     * Deletes a range node and creates it again with the same value, as an operator might by hand.
+     */
     void recreateRange(String key) {
-        withLock(() -> {
-            Node<RangeState> old = existing(ranges.get(key), "range key " + key);
-            ranges.put(key, new Node<>(old.value(), old.garbage(), nextGeneration(), 0));
-        });
+        withLock(
+                () -> {
+                    Node<RangeState> old = existing(ranges.get(key), "range key " + key);
+                    ranges.put(key, new Node<>(old.value(), old.garbage(), nextGeneration(), 0));
+                });
     }
 
-    /** A node a tampering call works on: a test that tampers with a node it never created is wrong. */
+    /**
+     * A node a tampering call works on: a test that tampers with a node it never created is wrong.
+     */
     private static <T> T existing(@Nullable T node, String what) {
         if (node == null) {
             throw new IllegalStateException("cannot tamper with " + what + ": it does not exist");
@@ -134,17 +141,26 @@ public final class InMemoryBackend {
     }
 
     void corruptNamespace(String namespace, String garbage) {
-        withLock(() -> namespaces.put(namespace, Node.corrupt(garbage, generationOf(namespaces.get(namespace)))));
+        withLock(
+                () ->
+                        namespaces.put(
+                                namespace,
+                                Node.corrupt(garbage, generationOf(namespaces.get(namespace)))));
     }
 
     void corruptSlot(String namespace, int slot, String garbage) {
-        withLock(() -> slots.computeIfAbsent(namespace, n -> new TreeMap<>())
-                .put(slot, Node.corrupt(garbage, nextGeneration())));
+        withLock(
+                () ->
+                        slots.computeIfAbsent(namespace, n -> new TreeMap<>())
+                                .put(slot, Node.corrupt(garbage, nextGeneration())));
     }
 
     void corruptOwnerIndex(String namespace, String ownerKey, String garbage) {
-        withLock(() -> ownerIndex.computeIfAbsent(namespace, n -> new TreeMap<>())
-                .put(ownerKey, Node.corrupt(garbage, nextGeneration())));
+        withLock(
+                () ->
+                        ownerIndex
+                                .computeIfAbsent(namespace, n -> new TreeMap<>())
+                                .put(ownerKey, Node.corrupt(garbage, nextGeneration())));
     }
 
     /** Everything stored, as immutable values that compare equal exactly when nothing changed. */

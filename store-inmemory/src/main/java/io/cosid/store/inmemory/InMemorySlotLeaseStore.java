@@ -35,16 +35,18 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * SlotLeaseStore as the contract states it (docs/contract.md, "SlotLeaseStore"). The term rules live in
- * {@link SlotRecord}; this class chooses slots, checks fences and keeps the owner index.
+ * SlotLeaseStore as the contract states it (docs/contract.md, "SlotLeaseStore"). The term rules
+ * live in {@link SlotRecord}; this class chooses slots, checks fences and keeps the owner index.
  */
 final class InMemorySlotLeaseStore implements SlotLeaseStore {
 
     private final InMemoryBackend backend;
     private final Operations operations;
+
     /**
-     * Every slot this store instance read or wrote, as it last saw it (guarded by the backend's lock, under which
-     * every operation runs): a slot deleted, or changed against {@link SlotHistory}, behind its back is refused.
+     * Every slot this store instance read or wrote, as it last saw it (guarded by the backend's
+     * lock, under which every operation runs): a slot deleted, or changed against {@link
+     * SlotHistory}, behind its back is refused.
      */
     private final Map<String, SlotView> seen = new HashMap<>();
 
@@ -59,27 +61,34 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         requireLimit(limit);
         requireTolerance(tolerance);
         Namespace requested = new Namespace(namespace, limit, tolerance);
-        return operations.run("define of namespace '" + namespace + "'", () -> {
-            Optional<Namespace> existing = readNamespace(namespace);
-            if (existing.isPresent() && !NamespaceRules.redefines(existing.get(), requested)) {
-                return existing.get();
-            }
-            backend.namespaces.put(namespace, Node.of(requested, backend.nextGeneration()));
-            return requested;
-        });
+        return operations.run(
+                "define of namespace '" + namespace + "'",
+                () -> {
+                    Optional<Namespace> existing = readNamespace(namespace);
+                    if (existing.isPresent()
+                            && !NamespaceRules.redefines(existing.get(), requested)) {
+                        return existing.get();
+                    }
+                    backend.namespaces.put(namespace, Node.of(requested, backend.nextGeneration()));
+                    return requested;
+                });
     }
 
     @Override
     public Optional<Namespace> namespace(String namespace) {
         requireNamespace(namespace);
-        return operations.run("read of namespace '" + namespace + "'", () -> readNamespace(namespace));
+        return operations.run(
+                "read of namespace '" + namespace + "'", () -> readNamespace(namespace));
     }
 
     @Override
     public List<Namespace> namespaces() {
-        return operations.run("list of namespaces", () -> backend.namespaces.entrySet().stream()
-                .map(e -> e.getValue().read("namespace '" + e.getKey() + "'"))
-                .toList());
+        return operations.run(
+                "list of namespaces",
+                () ->
+                        backend.namespaces.entrySet().stream()
+                                .map(e -> e.getValue().read("namespace '" + e.getKey() + "'"))
+                                .toList());
     }
 
     @Override
@@ -92,28 +101,33 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         return acquire(namespace, ownerKey, ttl, OptionalInt.of(preferredSlot));
     }
 
-    private SlotLease acquire(String namespace, String ownerKey, Duration ttl, OptionalInt preferredSlot) {
+    private SlotLease acquire(
+            String namespace, String ownerKey, Duration ttl, OptionalInt preferredSlot) {
         requireNamespace(namespace);
         requireOwnerKey(ownerKey);
         requireTtl(ttl);
-        return operations.run("acquire in namespace '" + namespace + "' for owner '" + ownerKey + "'", () -> {
-            Namespace ns = existingNamespace(namespace);
-            preferredSlot.ifPresent(slot -> requireSlot(slot, ns));
-            Instant now = backend.now();
-            List<Integer> owned = ownerIndex(namespace, ownerKey);
-            int slot = chooseFreeSlot(ns, owned, preferredSlot, now);
-            SlotRecord term = readSlot(namespace, slot).startTerm(ownerKey, now, ttl, ns.tolerance());
-            writeSlot(namespace, slot, term);
-            writeOwnerIndex(namespace, ownerKey, slot, owned);
-            return term.toLease(namespace, slot);
-        });
+        return operations.run(
+                "acquire in namespace '" + namespace + "' for owner '" + ownerKey + "'",
+                () -> {
+                    Namespace ns = existingNamespace(namespace);
+                    preferredSlot.ifPresent(slot -> requireSlot(slot, ns));
+                    Instant now = backend.now();
+                    List<Integer> owned = ownerIndex(namespace, ownerKey);
+                    int slot = chooseFreeSlot(ns, owned, preferredSlot, now);
+                    SlotRecord term =
+                            readSlot(namespace, slot).startTerm(ownerKey, now, ttl, ns.tolerance());
+                    writeSlot(namespace, slot, term);
+                    writeOwnerIndex(namespace, ownerKey, slot, owned);
+                    return term.toLease(namespace, slot);
+                });
     }
 
     /**
-     * The contract's choice order: slots the owner index lists (most recent first), then the preferred slot,
-     * then the lowest-numbered free slot.
+     * The contract's choice order: slots the owner index lists (most recent first), then the
+     * preferred slot, then the lowest-numbered free slot.
      */
-    private int chooseFreeSlot(Namespace ns, List<Integer> owned, OptionalInt preferredSlot, Instant now) {
+    private int chooseFreeSlot(
+            Namespace ns, List<Integer> owned, OptionalInt preferredSlot, Instant now) {
         for (int slot : SlotChoiceOrder.firstChoices(ns, owned, preferredSlot)) {
             if (readSlot(ns.name(), slot).isFreeAt(now)) {
                 return slot;
@@ -130,12 +144,14 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
     @Override
     public SlotLease renew(SlotLease lease) {
         requireLease(lease);
-        return operations.run("renew of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'", () -> {
-            SlotRecord current = currentTerm(lease);
-            SlotRecord renewed = current.renewedAt(backend.now());
-            writeSlot(lease.namespace(), lease.slot(), renewed);
-            return renewed.toLease(lease.namespace(), lease.slot());
-        });
+        return operations.run(
+                "renew of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'",
+                () -> {
+                    SlotRecord current = currentTerm(lease);
+                    SlotRecord renewed = current.renewedAt(backend.now());
+                    writeSlot(lease.namespace(), lease.slot(), renewed);
+                    return renewed.toLease(lease.namespace(), lease.slot());
+                });
     }
 
     @Override
@@ -151,19 +167,28 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         return endTerm(lease, stampedBefore);
     }
 
-    /** Ends the term; a null {@code stampedBefore} declares nothing, so the whole window stays used. */
+    /**
+     * Ends the term; a null {@code stampedBefore} declares nothing, so the whole window stays used.
+     */
     private Instant endTerm(SlotLease lease, @Nullable Instant stampedBefore) {
-        return operations.run("release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'", () -> {
-            SlotRecord slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
-            boolean sameTerm = slot.fence() == lease.fence() && slot.owner().equals(lease.ownerKey());
-            if (sameTerm && slot.released()) {
-                return slot.nextFloor(); // idempotent: released already
-            }
-            currentTerm(lease);
-            SlotRecord released = slot.releasedAt(backend.now(), stampedBefore == null ? slot.ceiling() : stampedBefore);
-            writeSlot(lease.namespace(), lease.slot(), released);
-            return released.nextFloor();
-        });
+        return operations.run(
+                "release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'",
+                () -> {
+                    SlotRecord slot =
+                            readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
+                    boolean sameTerm =
+                            slot.fence() == lease.fence() && slot.owner().equals(lease.ownerKey());
+                    if (sameTerm && slot.released()) {
+                        return slot.nextFloor(); // idempotent: released already
+                    }
+                    currentTerm(lease);
+                    SlotRecord released =
+                            slot.releasedAt(
+                                    backend.now(),
+                                    stampedBefore == null ? slot.ceiling() : stampedBefore);
+                    writeSlot(lease.namespace(), lease.slot(), released);
+                    return released.nextFloor();
+                });
     }
 
     @Override
@@ -171,41 +196,60 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         requireNamespace(namespace);
         requireFence(fenceAtLeast);
         requireInstant("floorAtLeast", floorAtLeast);
-        return operations.run("advance of slot " + slot + " in namespace '" + namespace + "'", () -> {
-            requireSlot(slot, existingNamespace(namespace));
-            SlotRecord current = readSlot(namespace, slot);
-            if (current.isAtLeast(fenceAtLeast, floorAtLeast)) {
-                return current.toView(namespace, slot);
-            }
-            Instant now = backend.now();
-            if (!current.owner().isEmpty() && !current.released() && now.isBefore(current.expiresAt())) {
-                throw new SlotBusyException(namespace, slot, current.owner(), current.expiresAt());
-            }
-            SlotRecord advanced = current.advancedTo(fenceAtLeast, floorAtLeast);
-            writeSlot(namespace, slot, advanced);
-            return advanced.toView(namespace, slot);
-        });
+        return operations.run(
+                "advance of slot " + slot + " in namespace '" + namespace + "'",
+                () -> {
+                    requireSlot(slot, existingNamespace(namespace));
+                    SlotRecord current = readSlot(namespace, slot);
+                    if (current.isAtLeast(fenceAtLeast, floorAtLeast)) {
+                        return current.toView(namespace, slot);
+                    }
+                    Instant now = backend.now();
+                    if (!current.owner().isEmpty()
+                            && !current.released()
+                            && now.isBefore(current.expiresAt())) {
+                        throw new SlotBusyException(
+                                namespace, slot, current.owner(), current.expiresAt());
+                    }
+                    SlotRecord advanced = current.advancedTo(fenceAtLeast, floorAtLeast);
+                    writeSlot(namespace, slot, advanced);
+                    return advanced.toView(namespace, slot);
+                });
     }
 
     @Override
     public NamespaceSnapshot inspect(String namespace) {
         requireNamespace(namespace);
-        return operations.run("inspect of namespace '" + namespace + "'", () -> {
-            Namespace ns = existingNamespace(namespace);
-            List<SlotView> views = new ArrayList<>();
-            backend.slots.getOrDefault(namespace, new TreeMap<>()).forEach((slot, node) ->
-                    views.add(node.read(slotLocation(namespace, slot)).toView(namespace, slot)));
-            return new NamespaceSnapshot(ns, backend.now(), views);
-        });
+        return operations.run(
+                "inspect of namespace '" + namespace + "'",
+                () -> {
+                    Namespace ns = existingNamespace(namespace);
+                    List<SlotView> views = new ArrayList<>();
+                    backend.slots
+                            .getOrDefault(namespace, new TreeMap<>())
+                            .forEach(
+                                    (slot, node) ->
+                                            views.add(
+                                                    node.read(slotLocation(namespace, slot))
+                                                            .toView(namespace, slot)));
+                    return new NamespaceSnapshot(ns, backend.now(), views);
+                });
     }
 
-    /** The slot's record when {@code lease} is still its current term; otherwise the lease is lost. */
+    /**
+     * The slot's record when {@code lease} is still its current term; otherwise the lease is lost.
+     */
     private SlotRecord currentTerm(SlotLease lease) {
         SlotRecord slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
         if (!slot.isCurrentTermOf(lease)) {
-            String reason = slot.fence() != lease.fence() || !slot.owner().equals(lease.ownerKey())
-                    ? "the slot's current term has fence " + slot.fence() + " (owner '" + slot.owner() + "')"
-                    : "the term was released";
+            String reason =
+                    slot.fence() != lease.fence() || !slot.owner().equals(lease.ownerKey())
+                            ? "the slot's current term has fence "
+                                    + slot.fence()
+                                    + " (owner '"
+                                    + slot.owner()
+                                    + "')"
+                            : "the term was released";
             throw new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
         }
         return slot;
@@ -213,11 +257,14 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
 
     private Optional<Namespace> readNamespace(String namespace) {
         Node<Namespace> node = backend.namespaces.get(namespace);
-        return node == null ? Optional.empty() : Optional.of(node.read("namespace '" + namespace + "'"));
+        return node == null
+                ? Optional.empty()
+                : Optional.of(node.read("namespace '" + namespace + "'"));
     }
 
     private Namespace existingNamespace(String namespace) {
-        return readNamespace(namespace).orElseThrow(() -> new NamespaceNotFoundException(namespace));
+        return readNamespace(namespace)
+                .orElseThrow(() -> new NamespaceNotFoundException(namespace));
     }
 
     private SlotRecord readSlot(String namespace, int slot) {
@@ -225,9 +272,15 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         SlotView mark = seen.get(namespace + "/" + slot);
         if (node == null) {
             if (mark != null) {
-                throw new StoreCorruptedException(slotLocation(namespace, slot), "the slot was deleted behind this"
-                        + " store's back after it saw fence " + mark.fence() + "; starting it over at fence 1 could"
-                        + " hand out a fence and a window twice (" + SlotHistory.repair(mark) + ")");
+                throw new StoreCorruptedException(
+                        slotLocation(namespace, slot),
+                        "the slot was deleted behind this"
+                                + " store's back after it saw fence "
+                                + mark.fence()
+                                + "; starting it over at fence 1 could"
+                                + " hand out a fence and a window twice ("
+                                + SlotHistory.repair(mark)
+                                + ")");
             }
             return SlotRecord.NEVER_HELD;
         }
@@ -242,30 +295,46 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         SlotView mark = seen.get(namespace + "/" + slot);
         String why = mark == null ? null : SlotHistory.whyNotAfter(mark, view);
         if (mark != null && why != null) {
-            throw new StoreCorruptedException(slotLocation(namespace, slot), why + " behind this store's back;"
-                    + " using it could hand out a fence and a window twice (" + SlotHistory.repair(mark) + ")");
+            throw new StoreCorruptedException(
+                    slotLocation(namespace, slot),
+                    why
+                            + " behind this store's back;"
+                            + " using it could hand out a fence and a window twice ("
+                            + SlotHistory.repair(mark)
+                            + ")");
         }
         seen.put(namespace + "/" + slot, view);
     }
 
     private void writeSlot(String namespace, int slot, SlotRecord record) {
-        TreeMap<Integer, Node<SlotRecord>> nodes = backend.slots.computeIfAbsent(namespace, n -> new TreeMap<>());
+        TreeMap<Integer, Node<SlotRecord>> nodes =
+                backend.slots.computeIfAbsent(namespace, n -> new TreeMap<>());
         Node<SlotRecord> node = nodes.get(slot);
-        nodes.put(slot, node == null ? Node.of(record, backend.nextGeneration()) : node.with(record));
+        nodes.put(
+                slot, node == null ? Node.of(record, backend.nextGeneration()) : node.with(record));
         seen.put(namespace + "/" + slot, record.toView(namespace, slot));
     }
 
     /** The slots this owner key held last, most recent first; empty for an owner never seen. */
     private List<Integer> ownerIndex(String namespace, String ownerKey) {
-        Node<List<Integer>> node = backend.ownerIndex.getOrDefault(namespace, new TreeMap<>()).get(ownerKey);
-        return node == null ? List.of()
+        Node<List<Integer>> node =
+                backend.ownerIndex.getOrDefault(namespace, new TreeMap<>()).get(ownerKey);
+        return node == null
+                ? List.of()
                 : node.read("owner index of '" + ownerKey + "' in namespace '" + namespace + "'");
     }
 
-    /** Writes the owner index after an acquire of {@code slot} (docs/contract.md, "Owner index"). */
+    /**
+     * Writes the owner index after an acquire of {@code slot} (docs/contract.md, "Owner index").
+     */
     private void writeOwnerIndex(String namespace, String ownerKey, int slot, List<Integer> owned) {
-        backend.ownerIndex.computeIfAbsent(namespace, n -> new TreeMap<>())
-                .put(ownerKey, Node.of(NamespaceRules.ownerIndexAfter(slot, owned), backend.nextGeneration()));
+        backend.ownerIndex
+                .computeIfAbsent(namespace, n -> new TreeMap<>())
+                .put(
+                        ownerKey,
+                        Node.of(
+                                NamespaceRules.ownerIndexAfter(slot, owned),
+                                backend.nextGeneration()));
     }
 
     private static String slotLocation(String namespace, int slot) {

@@ -46,13 +46,17 @@ final class InMemoryStore implements Store {
 
     @Override
     public Optional<StoreAdmin> admin() {
-        return Optional.of(() -> operations.run("purge of store '" + name + "'", () -> {
-            backend.ranges.clear();
-            backend.namespaces.clear();
-            backend.slots.clear();
-            backend.ownerIndex.clear();
-            return null;
-        }));
+        return Optional.of(
+                () ->
+                        operations.run(
+                                "purge of store '" + name + "'",
+                                () -> {
+                                    backend.ranges.clear();
+                                    backend.namespaces.clear();
+                                    backend.slots.clear();
+                                    backend.ownerIndex.clear();
+                                    return null;
+                                }));
     }
 
     @Override

@@ -8,8 +8,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Provider of type {@value #TYPE}. Each store gets a backend of its own unless option {@code backend} names
- * a backend to share with other stores of this JVM that name the same one (as processes share a server).
+ * Provider of type {@value #TYPE}. Each store gets a backend of its own unless option {@code
+ * backend} names a backend to share with other stores of this JVM that name the same one (as
+ * processes share a server).
  */
 public final class InMemoryStoreProvider implements StoreProvider {
 
@@ -19,8 +20,7 @@ public final class InMemoryStoreProvider implements StoreProvider {
     private static final Map<String, InMemoryBackend> SHARED = new ConcurrentHashMap<>();
 
     /** Creates the provider; {@link java.util.ServiceLoader} calls this. */
-    public InMemoryStoreProvider() {
-    }
+    public InMemoryStoreProvider() {}
 
     @Override
     public String type() {
@@ -31,9 +31,10 @@ public final class InMemoryStoreProvider implements StoreProvider {
     public Store open(StoreConfig config) {
         config.requireKnownOptions(Set.of("backend"));
         String shared = config.option("backend", null);
-        InMemoryBackend backend = shared == null
-                ? InMemoryBackend.create()
-                : SHARED.computeIfAbsent(shared, n -> InMemoryBackend.create());
+        InMemoryBackend backend =
+                shared == null
+                        ? InMemoryBackend.create()
+                        : SHARED.computeIfAbsent(shared, n -> InMemoryBackend.create());
         return backend.open(config.name(), config.timeout());
     }
 }

@@ -18,8 +18,7 @@ import java.time.InstantSource;
  */
 public final class InMemoryStores {
 
-    private InMemoryStores() {
-    }
+    private InMemoryStores() {}
 
     /**
      * Opens a store on a new backend of its own, on the system clock.

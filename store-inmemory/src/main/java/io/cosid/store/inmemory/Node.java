@@ -6,9 +6,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the backend keeps under one name: a value, or garbage that a test planted in its place. The
- * generation changes only when the node is created, like ZooKeeper's czxid, so that a store can tell a
- * node it wrote from one recreated behind its back; the version counts the writes since, like ZooKeeper's
- * data version, so that a write of an identical value still shows.
+ * generation changes only when the node is created, like ZooKeeper's czxid, so that a store can
+ * tell a node it wrote from one recreated behind its back; the version counts the writes since,
+ * like ZooKeeper's data version, so that a write of an identical value still shows.
  */
 record Node<T>(@Nullable T value, @Nullable String garbage, long generation, long version) {
 

@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Runs one store operation: refuses it after close, and holds the backend's lock for it, waiting at most the
- * store's timeout for the lock.
+ * Runs one store operation: refuses it after close, and holds the backend's lock for it, waiting at
+ * most the store's timeout for the lock.
  */
 final class Operations {
 
@@ -24,7 +24,8 @@ final class Operations {
 
     <T> T run(String operation, Supplier<T> body) {
         if (closed) {
-            throw new IllegalStateException("store '" + storeName + "' is closed; cannot " + operation);
+            throw new IllegalStateException(
+                    "store '" + storeName + "' is closed; cannot " + operation);
         }
         try {
             if (!backend.lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {

@@ -7,8 +7,8 @@ import java.time.Instant;
 
 /**
  * One slot as the backend stores it: its latest term and the floor the next term gets
- * (docs/contract.md, "SlotLeaseStore"). Every method returns a new record; the rules of the contract
- * are here, one method per transition.
+ * (docs/contract.md, "SlotLeaseStore"). Every method returns a new record; the rules of the
+ * contract are here, one method per transition.
  */
 record SlotRecord(
         String owner,
@@ -24,13 +24,24 @@ record SlotRecord(
         Instant releasedAt) {
 
     /** A slot nobody ever held or advanced. */
-    static final SlotRecord NEVER_HELD = new SlotRecord(
-            "", false, 0, 0, Duration.ZERO, Duration.ZERO, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH,
-            Instant.EPOCH);
+    static final SlotRecord NEVER_HELD =
+            new SlotRecord(
+                    "",
+                    false,
+                    0,
+                    0,
+                    Duration.ZERO,
+                    Duration.ZERO,
+                    Instant.EPOCH,
+                    Instant.EPOCH,
+                    Instant.EPOCH,
+                    Instant.EPOCH,
+                    Instant.EPOCH);
 
     /**
-     * Free: never held, released, expired by the store's clock ({@code now >= expiresAt}), or only advanced.
-     * A slot whose fence cannot grow any more is never free: it could not start a term with a larger fence.
+     * Free: never held, released, expired by the store's clock ({@code now >= expiresAt}), or only
+     * advanced. A slot whose fence cannot grow any more is never free: it could not start a term
+     * with a larger fence.
      */
     boolean isFreeAt(Instant now) {
         boolean noTerm = owner.isEmpty() || released || !now.isBefore(expiresAt);
@@ -44,51 +55,91 @@ record SlotRecord(
 
     /**
      * A new term: fence + 1, incarnation + 1 for the same owner key (else 1), floor = next floor,
-     * {@code expiresAt = t + ttl}, {@code ceiling = max(floor, expiresAt + tolerance)}. The ceiling is
-     * never below the floor, so a window is at worst empty, never inverted (possible only when the store's
-     * clock stepped back by more than the ttl).
+     * {@code expiresAt = t + ttl}, {@code ceiling = max(floor, expiresAt + tolerance)}. The ceiling
+     * is never below the floor, so a window is at worst empty, never inverted (possible only when
+     * the store's clock stepped back by more than the ttl).
      */
     SlotRecord startTerm(String newOwner, Instant t, Duration newTtl, Duration newTolerance) {
         long newIncarnation = fence > 0 && owner.equals(newOwner) ? incarnation + 1 : 1;
         Instant newExpiresAt = t.plus(newTtl);
         Instant newCeiling = max(nextFloor, newExpiresAt.plus(newTolerance));
-        return new SlotRecord(newOwner, false, fence + 1, newIncarnation, newTtl, newTolerance,
-                nextFloor, newExpiresAt, newCeiling, newCeiling, Instant.EPOCH);
+        return new SlotRecord(
+                newOwner,
+                false,
+                fence + 1,
+                newIncarnation,
+                newTtl,
+                newTolerance,
+                nextFloor,
+                newExpiresAt,
+                newCeiling,
+                newCeiling,
+                Instant.EPOCH);
     }
 
     /**
-     * The same term extended from store time {@code t}. The replaced values are lower bounds, so neither
-     * expiresAt nor ceiling goes back when the store's clock does.
+     * The same term extended from store time {@code t}. The replaced values are lower bounds, so
+     * neither expiresAt nor ceiling goes back when the store's clock does.
      */
     SlotRecord renewedAt(Instant t) {
         Instant newExpiresAt = max(expiresAt, t.plus(ttl));
         Instant newCeiling = max(ceiling, newExpiresAt.plus(tolerance));
-        return new SlotRecord(owner, false, fence, incarnation, ttl, tolerance,
-                floor, newExpiresAt, newCeiling, max(nextFloor, newCeiling), Instant.EPOCH);
+        return new SlotRecord(
+                owner,
+                false,
+                fence,
+                incarnation,
+                ttl,
+                tolerance,
+                floor,
+                newExpiresAt,
+                newCeiling,
+                max(nextFloor, newCeiling),
+                Instant.EPOCH);
     }
 
     /**
-     * The term ended at store time {@code t} by a holder that declares it stamped nothing at or after
-     * {@code stampedBefore}: the next floor is {@code max(floor, min(ceiling, stampedBefore))}. The store's clock
-     * plays no part in it: a clock that stepped back by less than the time since the term's last write cannot be
-     * seen, and any bound taken from it could fall under timestamps the holder used. A release that declares
-     * nothing passes the ceiling: the whole window stays used.
+     * The term ended at store time {@code t} by a holder that declares it stamped nothing at or
+     * after {@code stampedBefore}: the next floor is {@code max(floor, min(ceiling,
+     * stampedBefore))}. The store's clock plays no part in it: a clock that stepped back by less
+     * than the time since the term's last write cannot be seen, and any bound taken from it could
+     * fall under timestamps the holder used. A release that declares nothing passes the ceiling:
+     * the whole window stays used.
      */
     SlotRecord releasedAt(Instant t, Instant stampedBefore) {
         Instant bound = max(floor, min(ceiling, stampedBefore));
-        return new SlotRecord(owner, true, fence, incarnation, ttl, tolerance,
-                floor, expiresAt, ceiling, bound, t);
+        return new SlotRecord(
+                owner,
+                true,
+                fence,
+                incarnation,
+                ttl,
+                tolerance,
+                floor,
+                expiresAt,
+                ceiling,
+                bound,
+                t);
     }
 
     /**
-     * Fence and next floor raised to at least the given values, never lowered. Advance only writes a free
-     * slot, so a term it meets has expired or was released: the write ends it for good (a later renew is
-     * refused), and the next floor keeps covering its window.
+     * Fence and next floor raised to at least the given values, never lowered. Advance only writes
+     * a free slot, so a term it meets has expired or was released: the write ends it for good (a
+     * later renew is refused), and the next floor keeps covering its window.
      */
     SlotRecord advancedTo(long fenceAtLeast, Instant floorAtLeast) {
         boolean endsTerm = !owner.isEmpty();
-        return new SlotRecord(owner, released || endsTerm, Math.max(fence, fenceAtLeast), incarnation, ttl,
-                tolerance, floor, expiresAt, ceiling, max(nextFloor, floorAtLeast),
+        return new SlotRecord(
+                owner,
+                released || endsTerm,
+                Math.max(fence, fenceAtLeast),
+                incarnation,
+                ttl,
+                tolerance,
+                floor,
+                expiresAt,
+                ceiling,
+                max(nextFloor, floorAtLeast),
                 released ? releasedAt : Instant.EPOCH);
     }
 
@@ -97,12 +148,33 @@ record SlotRecord(
     }
 
     SlotLease toLease(String namespace, int slot) {
-        return new SlotLease(namespace, slot, owner, fence, incarnation, floor, expiresAt, ceiling, ttl, tolerance);
+        return new SlotLease(
+                namespace,
+                slot,
+                owner,
+                fence,
+                incarnation,
+                floor,
+                expiresAt,
+                ceiling,
+                ttl,
+                tolerance);
     }
 
     SlotView toView(String namespace, int slot) {
-        return new SlotView(namespace, slot, owner, fence, incarnation, floor, expiresAt, ceiling, nextFloor,
-                released, releasedAt, ttl);
+        return new SlotView(
+                namespace,
+                slot,
+                owner,
+                fence,
+                incarnation,
+                floor,
+                expiresAt,
+                ceiling,
+                nextFloor,
+                released,
+                releasedAt,
+                ttl);
     }
 
     private static Instant max(Instant a, Instant b) {

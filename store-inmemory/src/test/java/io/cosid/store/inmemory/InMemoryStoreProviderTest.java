@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cosid.store.Range;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
-import io.cosid.store.Stores;
 import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.Stores;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,8 +21,14 @@ class InMemoryStoreProviderTest {
     @Test
     @DisplayName("opens type in-memory from cosid.stores configuration")
     void opensFromConfig() {
-        try (Store store = Stores.open("main", Map.of("cosid.stores.main.type", "in-memory",
-                "cosid.stores.main.timeout", "1s"))) {
+        try (Store store =
+                Stores.open(
+                        "main",
+                        Map.of(
+                                "cosid.stores.main.type",
+                                "in-memory",
+                                "cosid.stores.main.timeout",
+                                "1s"))) {
             assertThat(store.type()).isEqualTo("in-memory");
             assertThat(store.name()).isEqualTo("main");
             assertThat(store.ranges().acquire("k", 3)).isEqualTo(new Range("k", 0, 3));
@@ -33,9 +39,11 @@ class InMemoryStoreProviderTest {
     @Test
     @DisplayName("gives each store its own state unless option backend names a shared one")
     void sharedBackend() {
-        StoreConfig shared = StoreConfig.of("a", "in-memory").withOption("backend", "provider-test");
-        try (Store a = Stores.open(shared); Store b = Stores.open(shared);
-             Store alone = Stores.open(StoreConfig.of("c", "in-memory"))) {
+        StoreConfig shared =
+                StoreConfig.of("a", "in-memory").withOption("backend", "provider-test");
+        try (Store a = Stores.open(shared);
+                Store b = Stores.open(shared);
+                Store alone = Stores.open(StoreConfig.of("c", "in-memory"))) {
             a.ranges().acquire("k", 10);
             assertThat(b.ranges().acquire("k", 1).start()).isEqualTo(10);
             assertThat(alone.ranges().acquire("k", 1).start()).isZero();
@@ -45,33 +53,43 @@ class InMemoryStoreProviderTest {
     @Test
     @DisplayName("refuses unknown options, naming the key")
     void unknownOption() {
-        assertThatThrownBy(() -> Stores.open(StoreConfig.of("a", "in-memory").withOption("connectString", "x")))
+        assertThatThrownBy(
+                        () ->
+                                Stores.open(
+                                        StoreConfig.of("a", "in-memory")
+                                                .withOption("connectString", "x")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cosid.stores.a.options.connectString");
     }
 
     @Test
-    @DisplayName("ends an operation with StoreTimeoutException when the backend stays busy past the timeout")
+    @DisplayName(
+            "ends an operation with StoreTimeoutException when the backend stays busy past the"
+                    + " timeout")
     void timeout() throws Exception {
         InMemoryBackend backend = InMemoryStores.backend();
         Store store = backend.open("slow", Duration.ofMillis(50));
         CountDownLatch locked = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
-        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
-            backend.lock.lock();
-            try {
-                locked.countDown();
-                done.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                backend.lock.unlock();
-            }
-        });
+        CompletableFuture<Void> holder =
+                CompletableFuture.runAsync(
+                        () -> {
+                            backend.lock.lock();
+                            try {
+                                locked.countDown();
+                                done.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            } finally {
+                                backend.lock.unlock();
+                            }
+                        });
         locked.await();
         try {
-            assertThatThrownBy(() -> store.ranges().acquire("k", 1)).isInstanceOf(StoreTimeoutException.class)
-                    .hasMessageContaining("acquire on range key 'k'").hasMessageContaining("PT0.05S");
+            assertThatThrownBy(() -> store.ranges().acquire("k", 1))
+                    .isInstanceOf(StoreTimeoutException.class)
+                    .hasMessageContaining("acquire on range key 'k'")
+                    .hasMessageContaining("PT0.05S");
         } finally {
             done.countDown();
             holder.get();

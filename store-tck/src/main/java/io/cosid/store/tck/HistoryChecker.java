@@ -18,38 +18,46 @@ import java.util.stream.Collectors;
 
 /**
  * Checks the contract's invariants over a recorded history (docs/contract.md, "Invariants"):
+ *
  * <ol>
- *   <li>ranges of a key never share a value;</li>
- *   <li>at most one unexpired, unreleased lease per slot: a term starts only after the term before it
- *       expired or was released;</li>
- *   <li>the windows {@code [floor, ceiling)} of a slot's terms are disjoint and ordered by fence;</li>
- *   <li>fences of a slot strictly increase in real-time order; {@code expiresAt} and {@code ceiling} never
- *       decrease within a term;</li>
- *   <li>a stale lease neither renews nor releases;</li>
- *   <li>no slot at or above the namespace's limit.</li>
+ *   <li>ranges of a key never share a value;
+ *   <li>at most one unexpired, unreleased lease per slot: a term starts only after the term before
+ *       it expired or was released;
+ *   <li>the windows {@code [floor, ceiling)} of a slot's terms are disjoint and ordered by fence;
+ *   <li>fences of a slot strictly increase in real-time order; {@code expiresAt} and {@code
+ *       ceiling} never decrease within a term;
+ *   <li>a stale lease neither renews nor releases;
+ *   <li>no slot at or above the namespace's limit.
  * </ol>
- * Every check is sound for partial histories (operations whose outcome the test did not see): a missing
- * event can only make a check weaker, never report a violation that did not happen.
+ *
+ * Every check is sound for partial histories (operations whose outcome the test did not see): a
+ * missing event can only make a check weaker, never report a violation that did not happen.
  */
 public final class HistoryChecker {
 
-    private HistoryChecker() {
-    }
+    private HistoryChecker() {}
 
     /**
      * What a check found.
      *
-     * @param ranges      ranges checked
-     * @param values      values handed out in all ranges
-     * @param gaps        values skipped between ranges of a key (lost, allowed)
-     * @param duplicates  values handed out more than once (must be 0)
+     * @param ranges ranges checked
+     * @param values values handed out in all ranges
+     * @param gaps values skipped between ranges of a key (lost, allowed)
+     * @param duplicates values handed out more than once (must be 0)
      * @param leaseEvents lease events checked
-     * @param terms       distinct slot terms seen
-     * @param overlaps    pairs of terms whose windows or holding overlap (must be 0)
-     * @param violations  every broken invariant, described
+     * @param terms distinct slot terms seen
+     * @param overlaps pairs of terms whose windows or holding overlap (must be 0)
+     * @param violations every broken invariant, described
      */
-    public record Report(long ranges, long values, long gaps, long duplicates, long leaseEvents, long terms,
-                         long overlaps, List<String> violations) {
+    public record Report(
+            long ranges,
+            long values,
+            long gaps,
+            long duplicates,
+            long leaseEvents,
+            long terms,
+            long overlaps,
+            List<String> violations) {
 
         /**
          * Whether no invariant was broken.
@@ -68,8 +76,14 @@ public final class HistoryChecker {
          */
         public Report assertValid() {
             if (!isValid()) {
-                throw new AssertionError(violations.size() + " invariant violation(s) in " + summary() + ":\n  "
-                        + violations.stream().limit(25).collect(Collectors.joining("\n  ")));
+                throw new AssertionError(
+                        violations.size()
+                                + " invariant violation(s) in "
+                                + summary()
+                                + ":\n  "
+                                + violations.stream()
+                                        .limit(25)
+                                        .collect(Collectors.joining("\n  ")));
             }
             return this;
         }
@@ -80,8 +94,20 @@ public final class HistoryChecker {
          * @return a summary for logs and reports
          */
         public String summary() {
-            return "ranges=" + ranges + " values=" + values + " gaps=" + gaps + " duplicates=" + duplicates
-                    + " leaseEvents=" + leaseEvents + " terms=" + terms + " overlaps=" + overlaps;
+            return "ranges="
+                    + ranges
+                    + " values="
+                    + values
+                    + " gaps="
+                    + gaps
+                    + " duplicates="
+                    + duplicates
+                    + " leaseEvents="
+                    + leaseEvents
+                    + " terms="
+                    + terms
+                    + " overlaps="
+                    + overlaps;
         }
     }
 
@@ -95,8 +121,15 @@ public final class HistoryChecker {
         List<String> violations = new ArrayList<>();
         long[] rangeFigures = checkRanges(events, violations);
         long[] leaseFigures = checkLeases(events, violations);
-        return new Report(rangeFigures[0], rangeFigures[1], rangeFigures[2], rangeFigures[3],
-                leaseFigures[0], leaseFigures[1], leaseFigures[2], List.copyOf(violations));
+        return new Report(
+                rangeFigures[0],
+                rangeFigures[1],
+                rangeFigures[2],
+                rangeFigures[3],
+                leaseFigures[0],
+                leaseFigures[1],
+                leaseFigures[2],
+                List.copyOf(violations));
     }
 
     /** Returns {ranges, values, gaps, duplicates}. */
@@ -138,7 +171,9 @@ public final class HistoryChecker {
             SlotLease lease = leaseOf(e);
             if (lease != null) {
                 leaseEvents++;
-                bySlot.computeIfAbsent(lease.namespace() + "#" + lease.slot(), k -> new ArrayList<>()).add(e);
+                bySlot.computeIfAbsent(
+                                lease.namespace() + "#" + lease.slot(), k -> new ArrayList<>())
+                        .add(e);
             }
         }
         long terms = 0, overlaps = 0;
@@ -154,7 +189,7 @@ public final class HistoryChecker {
     private static final class Term {
         final long fence;
         LeaseGranted grant;
-        final List<HistoryEvent> writes = new ArrayList<>();   // grant and renews
+        final List<HistoryEvent> writes = new ArrayList<>(); // grant and renews
         LeaseReleased release;
         final List<LeaseReleaseUnknown> unknownReleases = new ArrayList<>();
         Instant maxExpiresAt = Instant.MIN;
@@ -165,10 +200,11 @@ public final class HistoryChecker {
         }
 
         /**
-         * Where the term's window ends: the final ceiling, or the bound its release returned. A release with an
-         * unknown outcome may have cut it at a bound nobody saw: {@code max(floor, min(ceiling, stampedBefore))}
-         * for one that declared {@code stampedBefore}, the ceiling for one that declared nothing. That is assumed
-         * unless the holder renewed the term successfully afterwards.
+         * Where the term's window ends: the final ceiling, or the bound its release returned. A
+         * release with an unknown outcome may have cut it at a bound nobody saw: {@code max(floor,
+         * min(ceiling, stampedBefore))} for one that declared {@code stampedBefore}, the ceiling
+         * for one that declared nothing. That is assumed unless the holder renewed the term
+         * successfully afterwards.
          */
         Instant windowEnd() {
             Instant end = maxCeiling;
@@ -176,11 +212,18 @@ public final class HistoryChecker {
                 end = release.windowEnd();
             }
             for (LeaseReleaseUnknown attempt : unknownReleases) {
-                boolean renewedAfter = writes.stream()
-                        .anyMatch(w -> w instanceof LeaseRenewed && w.invokedAt() > attempt.completedAt());
+                boolean renewedAfter =
+                        writes.stream()
+                                .anyMatch(
+                                        w ->
+                                                w instanceof LeaseRenewed
+                                                        && w.invokedAt() > attempt.completedAt());
                 if (!renewedAfter && attempt.stampedBefore() != null) {
                     Instant floor = leaseOf(writes.get(0)).floor();
-                    Instant lowest = attempt.stampedBefore().isBefore(maxCeiling) ? attempt.stampedBefore() : maxCeiling;
+                    Instant lowest =
+                            attempt.stampedBefore().isBefore(maxCeiling)
+                                    ? attempt.stampedBefore()
+                                    : maxCeiling;
                     lowest = lowest.isAfter(floor) ? lowest : floor;
                     if (lowest.isBefore(end)) {
                         end = lowest;
@@ -190,15 +233,26 @@ public final class HistoryChecker {
             return end;
         }
 
-        /** Released for sure, or possibly (a release whose outcome is unknown and no renew after it). */
+        /**
+         * Released for sure, or possibly (a release whose outcome is unknown and no renew after
+         * it).
+         */
         boolean maybeReleased() {
-            return release != null || unknownReleases.stream().anyMatch(a -> writes.stream()
-                    .noneMatch(w -> w instanceof LeaseRenewed && w.invokedAt() > a.completedAt()));
+            return release != null || unknownReleases.stream().anyMatch(this::noRenewAfter);
+        }
+
+        private boolean noRenewAfter(LeaseReleaseUnknown release) {
+            return writes.stream()
+                    .noneMatch(
+                            w ->
+                                    w instanceof LeaseRenewed
+                                            && w.invokedAt() > release.completedAt());
         }
     }
 
     /** Returns {terms, overlaps}. */
-    private static long[] checkSlot(String slot, List<HistoryEvent> events, List<String> violations) {
+    private static long[] checkSlot(
+            String slot, List<HistoryEvent> events, List<String> violations) {
         TreeMap<Long, Term> terms = new TreeMap<>();
         List<LeaseGranted> grants = new ArrayList<>();
         for (HistoryEvent e : events) {
@@ -206,13 +260,24 @@ public final class HistoryChecker {
             Term term = terms.computeIfAbsent(lease.fence(), Term::new);
             if (e instanceof LeaseGranted g) {
                 if (term.grant != null) {
-                    violations.add(slot + ": fence " + lease.fence() + " was granted twice: " + term.grant.lease()
-                            + " and " + lease);
+                    violations.add(
+                            slot
+                                    + ": fence "
+                                    + lease.fence()
+                                    + " was granted twice: "
+                                    + term.grant.lease()
+                                    + " and "
+                                    + lease);
                 }
                 term.grant = g;
                 grants.add(g);
                 if (g.limit() >= 0 && lease.slot() >= g.limit()) {
-                    violations.add(slot + ": slot handed out at or above the limit " + g.limit() + ": " + lease);
+                    violations.add(
+                            slot
+                                    + ": slot handed out at or above the limit "
+                                    + g.limit()
+                                    + ": "
+                                    + lease);
                 }
             }
             if (e instanceof LeaseReleased r) {
@@ -233,14 +298,20 @@ public final class HistoryChecker {
     }
 
     /** A grant that completed before another was invoked has the smaller fence. */
-    private static void checkFencesFollowRealTime(String slot, List<LeaseGranted> grants, List<String> violations) {
+    private static void checkFencesFollowRealTime(
+            String slot, List<LeaseGranted> grants, List<String> violations) {
         List<LeaseGranted> byFenceDesc = new ArrayList<>(grants);
-        byFenceDesc.sort(Comparator.comparingLong((LeaseGranted g) -> g.lease().fence()).reversed());
+        byFenceDesc.sort(
+                Comparator.comparingLong((LeaseGranted g) -> g.lease().fence()).reversed());
         LeaseGranted earliestLarger = null;
         for (LeaseGranted g : byFenceDesc) {
             if (earliestLarger != null && earliestLarger.completedAt() < g.invokedAt()) {
-                violations.add(slot + ": fence went back in real time: " + earliestLarger.lease().fence()
-                        + " was granted before " + g.lease().fence());
+                violations.add(
+                        slot
+                                + ": fence went back in real time: "
+                                + earliestLarger.lease().fence()
+                                + " was granted before "
+                                + g.lease().fence());
             }
             if (earliestLarger == null || g.completedAt() < earliestLarger.completedAt()) {
                 earliestLarger = g;
@@ -249,11 +320,15 @@ public final class HistoryChecker {
     }
 
     /** A renew or release invoked after a later term was granted must not succeed. */
-    private static void checkStaleOperations(String slot, List<HistoryEvent> events, List<LeaseGranted> grants,
-                                             List<String> violations) {
+    private static void checkStaleOperations(
+            String slot,
+            List<HistoryEvent> events,
+            List<LeaseGranted> grants,
+            List<String> violations) {
         TreeMap<Long, Long> earliestGrantAtOrAbove = new TreeMap<>();
         List<LeaseGranted> byFenceDesc = new ArrayList<>(grants);
-        byFenceDesc.sort(Comparator.comparingLong((LeaseGranted g) -> g.lease().fence()).reversed());
+        byFenceDesc.sort(
+                Comparator.comparingLong((LeaseGranted g) -> g.lease().fence()).reversed());
         long earliest = Long.MAX_VALUE;
         for (LeaseGranted g : byFenceDesc) {
             earliest = Math.min(earliest, g.completedAt());
@@ -266,20 +341,37 @@ public final class HistoryChecker {
             SlotLease lease = leaseOf(e);
             Map.Entry<Long, Long> later = earliestGrantAtOrAbove.higherEntry(lease.fence());
             if (later != null && later.getValue() < e.invokedAt()) {
-                violations.add(slot + ": stale lease with fence " + lease.fence() + " succeeded in "
-                        + e.getClass().getSimpleName() + " after fence " + later.getKey() + " was granted");
+                violations.add(
+                        slot
+                                + ": stale lease with fence "
+                                + lease.fence()
+                                + " succeeded in "
+                                + e.getClass().getSimpleName()
+                                + " after fence "
+                                + later.getKey()
+                                + " was granted");
             }
         }
     }
 
-    /** Within a term: one owner and floor; expiresAt and ceiling never go back in real-time order. */
+    /**
+     * Within a term: one owner and floor; expiresAt and ceiling never go back in real-time order.
+     */
     private static void checkTermMonotone(String slot, Term term, List<String> violations) {
         List<HistoryEvent> writes = new ArrayList<>(term.writes);
         for (HistoryEvent w : writes) {
             SlotLease first = leaseOf(writes.get(0));
             SlotLease lease = leaseOf(w);
-            if (!lease.floor().equals(first.floor()) || !lease.ownerKey().equals(first.ownerKey())) {
-                violations.add(slot + ": term " + term.fence + " changed its floor or owner: " + first + " vs " + lease);
+            if (!lease.floor().equals(first.floor())
+                    || !lease.ownerKey().equals(first.ownerKey())) {
+                violations.add(
+                        slot
+                                + ": term "
+                                + term.fence
+                                + " changed its floor or owner: "
+                                + first
+                                + " vs "
+                                + lease);
             }
         }
         List<HistoryEvent> byCompletion = new ArrayList<>(writes);
@@ -289,27 +381,41 @@ public final class HistoryChecker {
         Instant expiresBefore = Instant.MIN;
         Instant ceilingBefore = Instant.MIN;
         for (HistoryEvent w : writes) {
-            while (done < byCompletion.size() && byCompletion.get(done).completedAt() < w.invokedAt()) {
+            while (done < byCompletion.size()
+                    && byCompletion.get(done).completedAt() < w.invokedAt()) {
                 SlotLease earlier = leaseOf(byCompletion.get(done++));
                 expiresBefore = max(expiresBefore, earlier.expiresAt());
                 ceilingBefore = max(ceilingBefore, earlier.ceiling());
             }
             SlotLease lease = leaseOf(w);
-            if (lease.expiresAt().isBefore(expiresBefore) || lease.ceiling().isBefore(ceilingBefore)) {
-                violations.add(slot + ": term " + term.fence + " went back: expiresAt/ceiling " + lease.expiresAt()
-                        + "/" + lease.ceiling() + " after " + expiresBefore + "/" + ceilingBefore);
+            if (lease.expiresAt().isBefore(expiresBefore)
+                    || lease.ceiling().isBefore(ceilingBefore)) {
+                violations.add(
+                        slot
+                                + ": term "
+                                + term.fence
+                                + " went back: expiresAt/ceiling "
+                                + lease.expiresAt()
+                                + "/"
+                                + lease.ceiling()
+                                + " after "
+                                + expiresBefore
+                                + "/"
+                                + ceilingBefore);
             }
         }
     }
 
     /**
-     * Terms in fence order: each window starts at or after the end of every earlier window; and a term starts
-     * (its first write's store time, {@code expiresAt - ttl}) only after the term just before it (fence - 1)
-     * expired, unless that one was released. Only the term just before counts: every earlier term was
-     * superseded by it (its fence is stale), and when the store's clock steps back, store instants of older
-     * terms are no longer comparable. A fence gap (a grant the history missed) skips the check.
+     * Terms in fence order: each window starts at or after the end of every earlier window; and a
+     * term starts (its first write's store time, {@code expiresAt - ttl}) only after the term just
+     * before it (fence - 1) expired, unless that one was released. Only the term just before
+     * counts: every earlier term was superseded by it (its fence is stale), and when the store's
+     * clock steps back, store instants of older terms are no longer comparable. A fence gap (a
+     * grant the history missed) skips the check.
      */
-    private static long checkTermsDisjoint(String slot, SortedMap<Long, Term> terms, List<String> violations) {
+    private static long checkTermsDisjoint(
+            String slot, SortedMap<Long, Term> terms, List<String> violations) {
         long overlaps = 0;
         Instant windowsEnd = Instant.MIN;
         Term previous = null;
@@ -318,16 +424,34 @@ public final class HistoryChecker {
                 SlotLease lease = term.grant.lease();
                 if (lease.floor().isBefore(windowsEnd)) {
                     overlaps++;
-                    violations.add(slot + ": window of fence " + term.fence + " starts at " + lease.floor()
-                            + ", before an earlier window ends at " + windowsEnd);
+                    violations.add(
+                            slot
+                                    + ": window of fence "
+                                    + term.fence
+                                    + " starts at "
+                                    + lease.floor()
+                                    + ", before an earlier window ends at "
+                                    + windowsEnd);
                 }
                 Instant start = lease.expiresAt().minus(lease.ttl());
-                if (previous.fence == term.fence - 1 && !previous.maybeReleased()
+                if (previous.fence == term.fence - 1
+                        && !previous.maybeReleased()
                         && start.isBefore(previous.maxExpiresAt)) {
                     overlaps++;
-                    violations.add(slot + ": fence " + term.fence + " was granted at store time " + start
-                            + " while the unreleased term before it (fence " + previous.fence + ") held the slot until "
-                            + previous.maxExpiresAt + "; granted " + lease + ", earlier writes " + previous.writes);
+                    violations.add(
+                            slot
+                                    + ": fence "
+                                    + term.fence
+                                    + " was granted at store time "
+                                    + start
+                                    + " while the unreleased term before it (fence "
+                                    + previous.fence
+                                    + ") held the slot until "
+                                    + previous.maxExpiresAt
+                                    + "; granted "
+                                    + lease
+                                    + ", earlier writes "
+                                    + previous.writes);
                 }
             }
             windowsEnd = max(windowsEnd, term.windowEnd());

@@ -10,28 +10,29 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Records every successful range and lease operation of a test, from any number of threads, for
- * {@link HistoryChecker}. Failed operations are not recorded: their exceptions reach the caller unchanged.
+ * {@link HistoryChecker}. Failed operations are not recorded: their exceptions reach the caller
+ * unchanged.
  */
 public final class HistoryRecorder {
 
     private final AtomicLong ticks = new AtomicLong();
     private final ConcurrentLinkedQueue<HistoryEvent> events = new ConcurrentLinkedQueue<>();
+
     /** A recorder with an empty history. */
-    public HistoryRecorder() {
-    }
+    public HistoryRecorder() {}
 
     /**
      * Acquires a range and records it.
      *
      * @param store the range store
-     * @param key   the key
-     * @param size  the size
+     * @param key the key
+     * @param size the size
      * @return the range
      */
     public Range acquire(RangeStore store, String key, long size) {
@@ -44,14 +45,15 @@ public final class HistoryRecorder {
     /**
      * Acquires a lease and records it.
      *
-     * @param store     the slot lease store
+     * @param store the slot lease store
      * @param namespace the namespace
-     * @param ownerKey  the owner key
-     * @param ttl       the ttl
-     * @param limit     the namespace's limit, checked against the slot
+     * @param ownerKey the owner key
+     * @param ttl the ttl
+     * @param limit the namespace's limit, checked against the slot
      * @return the lease
      */
-    public SlotLease acquire(SlotLeaseStore store, String namespace, String ownerKey, Duration ttl, int limit) {
+    public SlotLease acquire(
+            SlotLeaseStore store, String namespace, String ownerKey, Duration ttl, int limit) {
         long invoked = ticks.incrementAndGet();
         SlotLease lease = store.acquire(namespace, ownerKey, ttl);
         events.add(new HistoryEvent.LeaseGranted(lease, limit, invoked, ticks.incrementAndGet()));
@@ -73,8 +75,8 @@ public final class HistoryRecorder {
     }
 
     /**
-     * Releases a lease, declaring nothing (the whole window stays used), and records it; a release that fails
-     * with an unknown outcome is recorded as such before the exception is rethrown.
+     * Releases a lease, declaring nothing (the whole window stays used), and records it; a release
+     * that fails with an unknown outcome is recorded as such before the exception is rethrown.
      *
      * @param store the slot lease store
      * @param lease the lease
@@ -85,11 +87,11 @@ public final class HistoryRecorder {
     }
 
     /**
-     * Releases a lease declaring that nothing at or after {@code stampedBefore} was stamped, and records it as
-     * {@link #release(SlotLeaseStore, SlotLease)} does.
+     * Releases a lease declaring that nothing at or after {@code stampedBefore} was stamped, and
+     * records it as {@link #release(SlotLeaseStore, SlotLease)} does.
      *
-     * @param store         the slot lease store
-     * @param lease         the lease
+     * @param store the slot lease store
+     * @param lease the lease
      * @param stampedBefore what the holder declares
      * @return the end of the released term's window, as the store returned it
      */
@@ -106,10 +108,13 @@ public final class HistoryRecorder {
             throw e; // refused: nothing was written
         } catch (StoreException e) {
             // it may have landed: the holder stopped using the lease when it called release
-            events.add(new HistoryEvent.LeaseReleaseUnknown(lease, stampedBefore, invoked, ticks.incrementAndGet()));
+            events.add(
+                    new HistoryEvent.LeaseReleaseUnknown(
+                            lease, stampedBefore, invoked, ticks.incrementAndGet()));
             throw e;
         }
-        events.add(new HistoryEvent.LeaseReleased(lease, windowEnd, invoked, ticks.incrementAndGet()));
+        events.add(
+                new HistoryEvent.LeaseReleased(lease, windowEnd, invoked, ticks.incrementAndGet()));
         return windowEnd;
     }
 

@@ -5,13 +5,12 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The tables of bad input every backend must refuse with an {@link IllegalArgumentException} and without
- * writing anything. Public so that backends' own tests can reuse them.
+ * The tables of bad input every backend must refuse with an {@link IllegalArgumentException} and
+ * without writing anything. Public so that backends' own tests can reuse them.
  */
 public final class InvalidArguments {
 
-    private InvalidArguments() {
-    }
+    private InvalidArguments() {}
 
     /**
      * Range keys that break the key rule.
@@ -19,9 +18,25 @@ public final class InvalidArguments {
      * @return the keys
      */
     public static List<String> keys() {
-        return List.of("", "/", "/orders", "orders/", "orders//2024", ".", "..", "orders/./x", "orders/../x",
-                "tab\there", "new\nline", "nul\u0000", "del\u007f", "c1\u0085", "sur\ud800x", "pua\ue000",
-                "spec\ufff0", "x".repeat(StoreArguments.MAX_KEY_LENGTH + 1),
+        return List.of(
+                "",
+                "/",
+                "/orders",
+                "orders/",
+                "orders//2024",
+                ".",
+                "..",
+                "orders/./x",
+                "orders/../x",
+                "tab\there",
+                "new\nline",
+                "nul\u0000",
+                "del\u007f",
+                "c1\u0085",
+                "sur\ud800x",
+                "pua\ue000",
+                "spec\ufff0",
+                "x".repeat(StoreArguments.MAX_KEY_LENGTH + 1),
                 "a/" + "y".repeat(StoreArguments.MAX_SEGMENT_LENGTH + 1));
     }
 
@@ -31,7 +46,14 @@ public final class InvalidArguments {
      * @return the keys
      */
     public static List<String> unusualValidKeys() {
-        return List.of("a", "orders/2024/eu-west", "...", ".hidden", "with space", "ключ/键/キー", "a=b:c",
+        return List.of(
+                "a",
+                "orders/2024/eu-west",
+                "...",
+                ".hidden",
+                "with space",
+                "ключ/键/キー",
+                "a=b:c",
                 "x".repeat(StoreArguments.MAX_SEGMENT_LENGTH),
                 ("k".repeat(99) + "/").repeat(10) + "k".repeat(23));
     }
@@ -42,7 +64,17 @@ public final class InvalidArguments {
      * @return the names
      */
     public static List<String> segments() {
-        return List.of("", "a/b", "/", ".", "..", "tab\t", "line\n", "nul\u0000", "sur\udc00", "pua\uf000",
+        return List.of(
+                "",
+                "a/b",
+                "/",
+                ".",
+                "..",
+                "tab\t",
+                "line\n",
+                "nul\u0000",
+                "sur\udc00",
+                "pua\uf000",
                 "z".repeat(StoreArguments.MAX_SEGMENT_LENGTH + 1));
     }
 
@@ -61,8 +93,13 @@ public final class InvalidArguments {
      * @return the ttls
      */
     public static List<Duration> ttls() {
-        return List.of(Duration.ZERO, Duration.ofMillis(-1), Duration.ofNanos(1), Duration.ofNanos(1_500_000),
-                StoreArguments.MAX_TTL.plusMillis(1), Duration.ofDays(-3650));
+        return List.of(
+                Duration.ZERO,
+                Duration.ofMillis(-1),
+                Duration.ofNanos(1),
+                Duration.ofNanos(1_500_000),
+                StoreArguments.MAX_TTL.plusMillis(1),
+                Duration.ofDays(-3650));
     }
 
     /**
@@ -71,7 +108,10 @@ public final class InvalidArguments {
      * @return the tolerances
      */
     public static List<Duration> tolerances() {
-        return List.of(Duration.ofMillis(-1), Duration.ofNanos(10), StoreArguments.MAX_TOLERANCE.plusMillis(1));
+        return List.of(
+                Duration.ofMillis(-1),
+                Duration.ofNanos(10),
+                StoreArguments.MAX_TOLERANCE.plusMillis(1));
     }
 
     /**

@@ -5,9 +5,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicReference;
 
-/**
- * A store clock that tests set by hand, forward and backward. Thread-safe.
- */
+/** A store clock that tests set by hand, forward and backward. Thread-safe. */
 public final class ManualClock implements InstantSource {
 
     private final AtomicReference<Instant> now;
@@ -34,7 +32,8 @@ public final class ManualClock implements InstantSource {
      */
     public Instant advance(Duration duration) {
         if (duration.isNegative()) {
-            throw new IllegalArgumentException("advance takes a duration of at least zero, got " + duration);
+            throw new IllegalArgumentException(
+                    "advance takes a duration of at least zero, got " + duration);
         }
         return now.updateAndGet(t -> t.plus(duration));
     }
@@ -47,7 +46,8 @@ public final class ManualClock implements InstantSource {
      */
     public Instant stepBack(Duration duration) {
         if (duration.isNegative()) {
-            throw new IllegalArgumentException("stepBack takes a duration of at least zero, got " + duration);
+            throw new IllegalArgumentException(
+                    "stepBack takes a duration of at least zero, got " + duration);
         }
         return now.updateAndGet(t -> t.minus(duration));
     }

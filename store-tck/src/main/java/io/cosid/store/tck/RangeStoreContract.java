@@ -11,7 +11,7 @@ import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
 import io.cosid.store.Store;
 import io.cosid.store.StoreCorruptedException;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -27,15 +28,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The RangeStore contract (docs/contract.md, "RangeStore"). A backend runs it by extending this class and
- * returning its fixture from {@link #createFixture()}.
+ * The RangeStore contract (docs/contract.md, "RangeStore"). A backend runs it by extending this
+ * class and returning its fixture from {@link #createFixture()}.
  */
 @DisplayName("RangeStore")
 public abstract class RangeStoreContract extends StoreContractSupport {
 
     /** Creates the subclass. */
-    protected RangeStoreContract() {
-    }
+    protected RangeStoreContract() {}
 
     private RangeStore ranges() {
         return store.ranges();
@@ -106,13 +106,16 @@ public abstract class RangeStoreContract extends StoreContractSupport {
         @DisplayName("reaches Long.MAX_VALUE exactly and no further")
         void upToMaxValue() {
             ranges().advance("orders", Long.MAX_VALUE - 10);
-            assertThat(ranges().acquire("orders", 10)).isEqualTo(new Range("orders", Long.MAX_VALUE - 10, Long.MAX_VALUE));
+            assertThat(ranges().acquire("orders", 10))
+                    .isEqualTo(new Range("orders", Long.MAX_VALUE - 10, Long.MAX_VALUE));
             assertThatThrownBy(() -> ranges().acquire("orders", 1))
-                    .isInstanceOfSatisfying(RangeExhaustedException.class, e -> {
-                        assertThat(e.key()).isEqualTo("orders");
-                        assertThat(e.next()).isEqualTo(Long.MAX_VALUE);
-                        assertThat(e.requestedSize()).isEqualTo(1);
-                    });
+                    .isInstanceOfSatisfying(
+                            RangeExhaustedException.class,
+                            e -> {
+                                assertThat(e.key()).isEqualTo("orders");
+                                assertThat(e.next()).isEqualTo(Long.MAX_VALUE);
+                                assertThat(e.requestedSize()).isEqualTo(1);
+                            });
         }
 
         @Test
@@ -120,11 +123,14 @@ public abstract class RangeStoreContract extends StoreContractSupport {
         void overflowWritesNothing() {
             ranges().advance("orders", Long.MAX_VALUE - 5);
             Object before = observableState();
-            assertThatThrownBy(() -> ranges().acquire("orders", 6)).isInstanceOf(RangeExhaustedException.class)
+            assertThatThrownBy(() -> ranges().acquire("orders", 6))
+                    .isInstanceOf(RangeExhaustedException.class)
                     .hasMessageContaining("orders");
-            assertThatThrownBy(() -> ranges().acquire("orders", Long.MAX_VALUE)).isInstanceOf(RangeExhaustedException.class);
+            assertThatThrownBy(() -> ranges().acquire("orders", Long.MAX_VALUE))
+                    .isInstanceOf(RangeExhaustedException.class);
             assertThat(observableState()).isEqualTo(before);
-            assertThat(ranges().acquire("orders", 5)).isEqualTo(new Range("orders", Long.MAX_VALUE - 5, Long.MAX_VALUE));
+            assertThat(ranges().acquire("orders", 5))
+                    .isEqualTo(new Range("orders", Long.MAX_VALUE - 5, Long.MAX_VALUE));
         }
     }
 
@@ -167,12 +173,16 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             ranges().acquire("orders", 25);
             assertThat(ranges().seal("orders")).isEqualTo(25);
             assertThatThrownBy(() -> ranges().acquire("orders", 1))
-                    .isInstanceOfSatisfying(RangeSealedException.class, e -> {
-                        assertThat(e.key()).isEqualTo("orders");
-                        assertThat(e.finalNext()).isEqualTo(25);
-                    });
-            assertThatThrownBy(() -> ranges().advance("orders", 100)).isInstanceOf(RangeSealedException.class);
-            assertThatThrownBy(() -> ranges().advance("orders", 1)).isInstanceOf(RangeSealedException.class);
+                    .isInstanceOfSatisfying(
+                            RangeSealedException.class,
+                            e -> {
+                                assertThat(e.key()).isEqualTo("orders");
+                                assertThat(e.finalNext()).isEqualTo(25);
+                            });
+            assertThatThrownBy(() -> ranges().advance("orders", 100))
+                    .isInstanceOf(RangeSealedException.class);
+            assertThatThrownBy(() -> ranges().advance("orders", 1))
+                    .isInstanceOf(RangeSealedException.class);
         }
 
         @Test
@@ -193,7 +203,8 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             Store other = anotherStore();
             assertThat(other.ranges().peek("orders")).contains(new RangeState(3, true));
             assertThat(other.ranges().list()).containsEntry("orders", new RangeState(3, true));
-            assertThatThrownBy(() -> other.ranges().acquire("orders", 1)).isInstanceOf(RangeSealedException.class);
+            assertThatThrownBy(() -> other.ranges().acquire("orders", 1))
+                    .isInstanceOf(RangeSealedException.class);
         }
 
         @Test
@@ -210,21 +221,29 @@ public abstract class RangeStoreContract extends StoreContractSupport {
 
         @ParameterizedTest(name = "key \"{0}\"")
         @MethodSource("io.cosid.store.tck.RangeStoreContract#invalidKeys")
-        @DisplayName("an invalid key is refused by every operation, naming the key rule, and nothing is written")
+        @DisplayName(
+                "an invalid key is refused by every operation, naming the key rule, and nothing is"
+                        + " written")
         void invalidKey(String key) {
             Object before = observableState();
-            assertThatThrownBy(() -> ranges().acquire(key, 1)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("key").hasMessageContaining("segments");
-            assertThatThrownBy(() -> ranges().peek(key)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> ranges().advance(key, 5)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> ranges().seal(key)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> ranges().acquire(key, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("key")
+                    .hasMessageContaining("segments");
+            assertThatThrownBy(() -> ranges().peek(key))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> ranges().advance(key, 5))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> ranges().seal(key))
+                    .isInstanceOf(IllegalArgumentException.class);
             assertThat(observableState()).isEqualTo(before);
         }
 
         @Test
         @DisplayName("a null key is refused")
         void nullKey() {
-            assertThatThrownBy(() -> ranges().acquire(null, 1)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> ranges().acquire(null, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("key must not be null");
         }
 
@@ -243,15 +262,18 @@ public abstract class RangeStoreContract extends StoreContractSupport {
         void invalidSize(long size) {
             ranges().acquire("orders", 1);
             Object before = observableState();
-            assertThatThrownBy(() -> ranges().acquire("orders", size)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("size must be at least 1").hasMessageContaining(Long.toString(size));
+            assertThatThrownBy(() -> ranges().acquire("orders", size))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("size must be at least 1")
+                    .hasMessageContaining(Long.toString(size));
             assertThat(observableState()).isEqualTo(before);
         }
 
         @Test
         @DisplayName("advancing to a negative value is refused")
         void negativeAdvance() {
-            assertThatThrownBy(() -> ranges().advance("orders", -1)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> ranges().advance("orders", -1))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("atLeast");
             assertThat(ranges().peek("orders")).isEmpty();
         }
@@ -268,10 +290,14 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             closing.close();
             closing.close(); // idempotent
             RangeStore closed = closing.ranges();
-            assertThatThrownBy(() -> closed.acquire("orders", 1)).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> closed.peek("orders")).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> closed.advance("orders", 1)).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> closed.seal("orders")).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.acquire("orders", 1))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.peek("orders"))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.advance("orders", 1))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.seal("orders"))
+                    .isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(closed::list).isInstanceOf(IllegalStateException.class);
             assertThat(ranges().peek("orders")).isEmpty();
         }
@@ -288,10 +314,11 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             ranges().acquire("a/x", 2);
             ranges().advance("c", 9);
             ranges().seal("c");
-            assertThat(ranges().list()).containsExactly(
-                    org.assertj.core.api.Assertions.entry("a/x", new RangeState(2, false)),
-                    org.assertj.core.api.Assertions.entry("b", new RangeState(5, false)),
-                    org.assertj.core.api.Assertions.entry("c", new RangeState(9, true)));
+            assertThat(ranges().list())
+                    .containsExactly(
+                            Assertions.entry("a/x", new RangeState(2, false)),
+                            Assertions.entry("b", new RangeState(5, false)),
+                            Assertions.entry("c", new RangeState(9, true)));
         }
     }
 
@@ -300,7 +327,9 @@ public abstract class RangeStoreContract extends StoreContractSupport {
     class Concurrency {
 
         @Test
-        @DisplayName("8 store instances racing on one key get disjoint ranges and, without faults, no gaps")
+        @DisplayName(
+                "8 store instances racing on one key get disjoint ranges and, without faults, no"
+                        + " gaps")
         void racingInstances() throws Exception {
             int clients = 8;
             int perClient = 250;
@@ -313,20 +342,29 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             try {
                 List<Future<Long>> results = new ArrayList<>();
                 for (Store s : stores) {
-                    Callable<Long> client = () -> {
-                        long values = 0;
-                        for (int i = 0; i < perClient; i++) {
-                            values += recorder.acquire(s.ranges(), "hot", 1 + ThreadLocalRandom.current().nextInt(10)).size();
-                        }
-                        return values;
-                    };
+                    Callable<Long> client =
+                            () -> {
+                                long values = 0;
+                                for (int i = 0; i < perClient; i++) {
+                                    values +=
+                                            recorder.acquire(
+                                                            s.ranges(),
+                                                            "hot",
+                                                            1
+                                                                    + ThreadLocalRandom.current()
+                                                                            .nextInt(10))
+                                                    .size();
+                                }
+                                return values;
+                            };
                     results.add(pool.submit(client));
                 }
                 long total = 0;
                 for (Future<Long> f : results) {
                     total += f.get();
                 }
-                HistoryChecker.Report report = HistoryChecker.check(recorder.events()).assertValid();
+                HistoryChecker.Report report =
+                        HistoryChecker.check(recorder.events()).assertValid();
                 assertThat(report.ranges()).isEqualTo((long) clients * perClient);
                 assertThat(report.gaps()).isZero();
                 assertThat(ranges().peek("hot")).contains(new RangeState(total, false));
@@ -341,12 +379,13 @@ public abstract class RangeStoreContract extends StoreContractSupport {
     class Purge {
 
         @Test
-        @DisplayName("deletes every key, namespace and slot; a new store instance starts from nothing")
+        @DisplayName(
+                "deletes every key, namespace and slot; a new store instance starts from nothing")
         void purgesEverything() {
             assumeThat(store.admin()).as("this backend offers no admin actions").isPresent();
             ranges().acquire("orders", 10);
-            store.slots().define("workers", 2, java.time.Duration.ZERO);
-            store.slots().acquire("workers", "a", java.time.Duration.ofMinutes(1));
+            store.slots().define("workers", 2, Duration.ZERO);
+            store.slots().acquire("workers", "a", Duration.ofMinutes(1));
             store.admin().orElseThrow().purge();
             Store fresh = anotherStore();
             assertThat(fresh.ranges().list()).isEmpty();
@@ -366,34 +405,44 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             ranges().acquire("orders", 5);
             tampering.corruptRange("orders", "12x:sealed?");
             Object before = observableRaw(tampering);
-            assertThatThrownBy(() -> ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class)
+            assertThatThrownBy(() -> ranges().acquire("orders", 1))
+                    .isInstanceOf(StoreCorruptedException.class)
                     .hasMessageContaining("orders");
-            assertThatThrownBy(() -> ranges().peek("orders")).isInstanceOf(StoreCorruptedException.class);
-            assertThatThrownBy(() -> ranges().advance("orders", 100)).isInstanceOf(StoreCorruptedException.class);
-            assertThatThrownBy(() -> ranges().seal("orders")).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> ranges().peek("orders"))
+                    .isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> ranges().advance("orders", 100))
+                    .isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> ranges().seal("orders"))
+                    .isInstanceOf(StoreCorruptedException.class);
             assertThatThrownBy(() -> anotherStore().ranges().acquire("orders", 1))
                     .isInstanceOf(StoreCorruptedException.class);
             assertThat(observableRaw(tampering)).isEqualTo(before);
         }
 
         @Test
-        @DisplayName("a node recreated behind the store's back is refused by the store that wrote it")
+        @DisplayName(
+                "a node recreated behind the store's back is refused by the store that wrote it")
         void recreatedIsRefused() {
             Tampering tampering = tampering();
-            // Several writes first, as in real use: a recreated node starts over at its first version, and a
-            // compare-and-set can only tell it apart while the versions differ (docs/contract.md, RangeStore).
+            // Several writes first, as in real use: a recreated node starts over at its first
+            // version, and a compare-and-set can only tell it apart while the versions differ
+            // (docs/contract.md, RangeStore).
             ranges().acquire("orders", 5);
             ranges().acquire("orders", 5);
             ranges().acquire("orders", 5);
             tampering.recreateRange("orders");
             Object before = observableRaw(tampering);
-            assertThatThrownBy(() -> ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class)
-                    .hasMessageContaining("orders").hasMessageContaining("recreated");
+            assertThatThrownBy(() -> ranges().acquire("orders", 1))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("orders")
+                    .hasMessageContaining("recreated");
             assertThat(observableRaw(tampering)).isEqualTo(before);
         }
 
         @Test
-        @DisplayName("a counter lowered behind the store's back is refused by every store that saw it higher, and left untouched")
+        @DisplayName(
+                "a counter lowered behind the store's back is refused by every store that saw it"
+                        + " higher, and left untouched")
         void loweredIsRefused() {
             Tampering tampering = tampering();
             Store other = anotherStore();
@@ -402,12 +451,17 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             assertThat(ranges().peek("orders")).contains(new RangeState(2000, false));
             tampering.rewriteRange("orders", 1000, false); // an operator's write on the same node
             Object before = observableRaw(tampering);
-            assertThatThrownBy(() -> ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class)
-                    .hasMessageContaining("orders").hasMessageContaining("below 2000");
-            assertThatThrownBy(() -> other.ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class)
+            assertThatThrownBy(() -> ranges().acquire("orders", 1))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("orders")
                     .hasMessageContaining("below 2000");
-            assertThatThrownBy(() -> ranges().advance("orders", 1500)).isInstanceOf(StoreCorruptedException.class);
-            assertThatThrownBy(() -> other.ranges().seal("orders")).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> other.ranges().acquire("orders", 1))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("below 2000");
+            assertThatThrownBy(() -> ranges().advance("orders", 1500))
+                    .isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> other.ranges().seal("orders"))
+                    .isInstanceOf(StoreCorruptedException.class);
             assertThat(observableRaw(tampering)).isEqualTo(before);
         }
 
@@ -419,7 +473,8 @@ public abstract class RangeStoreContract extends StoreContractSupport {
             ranges().seal("orders");
             tampering.rewriteRange("orders", 10, false);
             Object before = observableRaw(tampering);
-            assertThatThrownBy(() -> ranges().peek("orders")).isInstanceOf(StoreCorruptedException.class)
+            assertThatThrownBy(() -> ranges().peek("orders"))
+                    .isInstanceOf(StoreCorruptedException.class)
                     .hasMessageContaining("unsealed");
             // a store may also answer from what it knows: the key is sealed for good
             assertThatThrownBy(() -> ranges().acquire("orders", 1))
@@ -428,12 +483,15 @@ public abstract class RangeStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("a lowered counter raised again to what the store saw is accepted again (the repair)")
+        @DisplayName(
+                "a lowered counter raised again to what the store saw is accepted again (the"
+                        + " repair)")
         void repairedByAdvance() {
             Tampering tampering = tampering();
             ranges().acquire("orders", 1000);
             tampering.rewriteRange("orders", 10, false);
-            assertThatThrownBy(() -> ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> ranges().acquire("orders", 1))
+                    .isInstanceOf(StoreCorruptedException.class);
             assertThat(anotherStore().ranges().advance("orders", 1000)).isEqualTo(1000);
             assertThat(ranges().acquire("orders", 5)).isEqualTo(new Range("orders", 1000, 1005));
         }

@@ -14,17 +14,16 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * The time-independent part of the contract as a second, deliberately naive model: what ranges, slots,
- * fences and incarnations every backend must produce for a sequence of operations in which no lease expires.
- * Outcomes are plain strings so that a backend's answers compare with the model's by equality.
+ * The time-independent part of the contract as a second, deliberately naive model: what ranges,
+ * slots, fences and incarnations every backend must produce for a sequence of operations in which
+ * no lease expires. Outcomes are plain strings so that a backend's answers compare with the model's
+ * by equality.
  */
 final class ReferenceModel {
 
-    private record Counter(long next, boolean sealed) {
-    }
+    private record Counter(long next, boolean sealed) {}
 
-    private record Slot(String owner, long fence, long incarnation, boolean released) {
-    }
+    private record Slot(String owner, long fence, long incarnation, boolean released) {}
 
     private final Map<String, Counter> counters = new HashMap<>();
     private final Map<String, Integer> limits = new HashMap<>();
@@ -94,12 +93,17 @@ final class ReferenceModel {
             Slot current = nsSlots.get(s);
             if (current == null || current.released) {
                 long fence = current == null ? 1 : current.fence + 1;
-                long incarnation = current != null && current.owner.equals(owner) ? current.incarnation + 1 : 1;
+                long incarnation =
+                        current != null && current.owner.equals(owner)
+                                ? current.incarnation + 1
+                                : 1;
                 nsSlots.put(s, new Slot(owner, fence, incarnation, false));
                 LinkedHashSet<Integer> updated = new LinkedHashSet<>();
                 updated.add(s);
                 updated.addAll(index);
-                ownerIndex.put(ns + "/" + owner, new ArrayList<>(updated).subList(0, Math.min(8, updated.size())));
+                ownerIndex.put(
+                        ns + "/" + owner,
+                        new ArrayList<>(updated).subList(0, Math.min(8, updated.size())));
                 return lease(s, owner, fence, incarnation);
             }
         }
@@ -108,7 +112,10 @@ final class ReferenceModel {
 
     String renew(String ns, int slot, String owner, long fence, long incarnation) {
         Slot current = slots.getOrDefault(ns, Map.of()).get(slot);
-        if (current == null || current.fence != fence || !current.owner.equals(owner) || current.released) {
+        if (current == null
+                || current.fence != fence
+                || !current.owner.equals(owner)
+                || current.released) {
             return LeaseLostException.class.getSimpleName();
         }
         return lease(slot, owner, fence, incarnation);
@@ -124,6 +131,13 @@ final class ReferenceModel {
     }
 
     static String lease(int slot, String owner, long fence, long incarnation) {
-        return "slot " + slot + " owner " + owner + " fence " + fence + " incarnation " + incarnation;
+        return "slot "
+                + slot
+                + " owner "
+                + owner
+                + " fence "
+                + fence
+                + " incarnation "
+                + incarnation;
     }
 }

@@ -39,20 +39,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The SlotLeaseStore contract (docs/contract.md, "SlotLeaseStore"). A backend runs it by extending this
- * class and returning its fixture from {@link #createFixture()}.
+ * The SlotLeaseStore contract (docs/contract.md, "SlotLeaseStore"). A backend runs it by extending
+ * this class and returning its fixture from {@link #createFixture()}.
  */
 @DisplayName("SlotLeaseStore")
 public abstract class SlotLeaseStoreContract extends StoreContractSupport {
 
     /** A ttl no test outlives, for leases that must not expire during a test. */
     static final Duration LONG_TTL = Duration.ofMinutes(10);
+
     static final Duration TOLERANCE = Duration.ofSeconds(2);
     static final String NS = "workers";
 
     /** Creates the subclass. */
-    protected SlotLeaseStoreContract() {
-    }
+    protected SlotLeaseStoreContract() {}
 
     private SlotLeaseStore slots() {
         return store.slots();
@@ -109,15 +109,22 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("lowering the limit is refused with the existing and requested values, and nothing is written")
+        @DisplayName(
+                "lowering the limit is refused with the existing and requested values, and nothing"
+                        + " is written")
         void lowerLimitRefused() {
             define(8);
             Object before = observableState();
-            assertThatThrownBy(() -> define(4)).isInstanceOfSatisfying(NamespaceConflictException.class, e -> {
-                assertThat(e.existing().limit()).isEqualTo(8);
-                assertThat(e.requested().limit()).isEqualTo(4);
-                assertThat(e).hasMessageContaining(NS).hasMessageContaining("only be raised");
-            });
+            assertThatThrownBy(() -> define(4))
+                    .isInstanceOfSatisfying(
+                            NamespaceConflictException.class,
+                            e -> {
+                                assertThat(e.existing().limit()).isEqualTo(8);
+                                assertThat(e.requested().limit()).isEqualTo(4);
+                                assertThat(e)
+                                        .hasMessageContaining(NS)
+                                        .hasMessageContaining("only be raised");
+                            });
             assertThat(observableState()).isEqualTo(before);
         }
 
@@ -126,7 +133,8 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         void toleranceCannotChange() {
             define(8);
             assertThatThrownBy(() -> slots().define(NS, 8, TOLERANCE.plusMillis(1)))
-                    .isInstanceOf(NamespaceConflictException.class).hasMessageContaining("tolerance");
+                    .isInstanceOf(NamespaceConflictException.class)
+                    .hasMessageContaining("tolerance");
             assertThat(slots().namespace(NS)).contains(new Namespace(NS, 8, TOLERANCE));
         }
 
@@ -136,10 +144,12 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             assertThat(slots().namespace("nope")).isEmpty();
             assertThat(slots().namespaces()).isEmpty();
             assertThatThrownBy(() -> slots().acquire("nope", "a", LONG_TTL))
-                    .isInstanceOfSatisfying(NamespaceNotFoundException.class,
+                    .isInstanceOfSatisfying(
+                            NamespaceNotFoundException.class,
                             e -> assertThat(e.namespace()).isEqualTo("nope"))
                     .hasMessageContaining("'nope'");
-            assertThatThrownBy(() -> slots().inspect("nope")).isInstanceOf(NamespaceNotFoundException.class);
+            assertThatThrownBy(() -> slots().inspect("nope"))
+                    .isInstanceOf(NamespaceNotFoundException.class);
             assertThatThrownBy(() -> slots().advance("nope", 0, 1, Instant.EPOCH))
                     .isInstanceOf(NamespaceNotFoundException.class);
             assertThat(slots().namespaces()).isEmpty();
@@ -204,24 +214,31 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             define(4);
             Object before = observableState();
             assertThatThrownBy(() -> slots().acquire(NS, "a", LONG_TTL, 4))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0..3");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("0..3");
             assertThatThrownBy(() -> slots().acquire(NS, "a", LONG_TTL, -1))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThat(observableState()).isEqualTo(before);
         }
 
         @Test
-        @DisplayName("no free slot: SlotsExhaustedException naming the namespace, and nothing is written")
+        @DisplayName(
+                "no free slot: SlotsExhaustedException naming the namespace, and nothing is"
+                        + " written")
         void exhausted() {
             define(2);
             acquire("a");
             acquire("b");
             Object before = observableState();
-            assertThatThrownBy(() -> acquire("c")).isInstanceOfSatisfying(SlotsExhaustedException.class, e -> {
-                assertThat(e.namespace()).isEqualTo(NS);
-                assertThat(e.limit()).isEqualTo(2);
-            });
-            assertThatThrownBy(() -> slots().acquire(NS, "c", LONG_TTL, 1)).isInstanceOf(SlotsExhaustedException.class);
+            assertThatThrownBy(() -> acquire("c"))
+                    .isInstanceOfSatisfying(
+                            SlotsExhaustedException.class,
+                            e -> {
+                                assertThat(e.namespace()).isEqualTo(NS);
+                                assertThat(e.limit()).isEqualTo(2);
+                            });
+            assertThatThrownBy(() -> slots().acquire(NS, "c", LONG_TTL, 1))
+                    .isInstanceOf(SlotsExhaustedException.class);
             assertThat(observableState()).isEqualTo(before);
         }
     }
@@ -267,7 +284,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("a slot the owner had that another owner now holds is skipped, and the newcomer's incarnation is 1")
+        @DisplayName(
+                "a slot the owner had that another owner now holds is skipped, and the newcomer's"
+                        + " incarnation is 1")
         void takenSlotSkipped() {
             define(4);
             SlotLease a = acquire("a");
@@ -281,7 +300,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("gives a slot back after its lease expired, to the same owner, with incarnation + 1")
+        @DisplayName(
+                "gives a slot back after its lease expired, to the same owner, with incarnation +"
+                        + " 1")
         void stickyAfterExpiry() {
             define(4);
             SlotLease a = slots().acquire(NS, "a", expiringTtl());
@@ -299,7 +320,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
     class Renew {
 
         @Test
-        @DisplayName("extends the same term: same fence, floor and incarnation, expiresAt from the store's now")
+        @DisplayName(
+                "extends the same term: same fence, floor and incarnation, expiresAt from the"
+                        + " store's now")
         void extendsTerm() {
             define(2);
             SlotLease lease = acquire("a");
@@ -310,7 +333,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             assertThat(renewed.floor()).isEqualTo(lease.floor());
             assertThat(renewed.incarnation()).isEqualTo(lease.incarnation());
             assertThat(renewed.slot()).isEqualTo(lease.slot());
-            assertThat(renewed.expiresAt()).isAfterOrEqualTo(before.plus(LONG_TTL)).isAfter(lease.expiresAt());
+            assertThat(renewed.expiresAt())
+                    .isAfterOrEqualTo(before.plus(LONG_TTL))
+                    .isAfter(lease.expiresAt());
             assertThat(renewed.ceiling()).isEqualTo(renewed.expiresAt().plus(TOLERANCE));
             assertThat(slots().renew(renewed).fence()).isEqualTo(lease.fence());
         }
@@ -332,11 +357,14 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             define(2);
             SlotLease lease = acquire("a");
             slots().release(lease);
-            assertThatThrownBy(() -> slots().renew(lease)).isInstanceOfSatisfying(LeaseLostException.class, e -> {
-                assertThat(e.namespace()).isEqualTo(NS);
-                assertThat(e.slot()).isEqualTo(lease.slot());
-                assertThat(e.fence()).isEqualTo(lease.fence());
-            });
+            assertThatThrownBy(() -> slots().renew(lease))
+                    .isInstanceOfSatisfying(
+                            LeaseLostException.class,
+                            e -> {
+                                assertThat(e.namespace()).isEqualTo(NS);
+                                assertThat(e.slot()).isEqualTo(lease.slot());
+                                assertThat(e.fence()).isEqualTo(lease.fence());
+                            });
         }
     }
 
@@ -345,37 +373,53 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
     class Release {
 
         @Test
-        @DisplayName("frees the slot at once; declaring nothing keeps the whole window used: the next floor is the ceiling")
+        @DisplayName(
+                "frees the slot at once; declaring nothing keeps the whole window used: the next"
+                        + " floor is the ceiling")
         void freesAtOnce() {
             define(1);
             SlotLease a = acquire("a");
             Instant windowEnd = slots().release(a);
             SlotLease b = acquire("b");
-            assertThat(windowEnd).as("the store cannot know what was stamped").isEqualTo(a.ceiling());
-            assertThat(b.floor()).as("the next term starts where release said the window ends").isEqualTo(windowEnd);
+            assertThat(windowEnd)
+                    .as("the store cannot know what was stamped")
+                    .isEqualTo(a.ceiling());
+            assertThat(b.floor())
+                    .as("the next term starts where release said the window ends")
+                    .isEqualTo(windowEnd);
             assertThat(b.slot()).isEqualTo(a.slot());
             assertThat(b.fence()).isEqualTo(a.fence() + 1);
             assertThat(b.incarnation()).isEqualTo(1);
         }
 
         @Test
-        @DisplayName("with stampedBefore declared, the next floor is max(floor, min(ceiling, stampedBefore))")
+        @DisplayName(
+                "with stampedBefore declared, the next floor is max(floor, min(ceiling,"
+                        + " stampedBefore))")
         void declaredBound() {
             define(3);
             SlotLease a = acquire("a");
-            Instant inside = a.floor().plus(Duration.between(a.floor(), a.ceiling()).dividedBy(2)).truncatedTo(MILLIS);
+            Instant inside =
+                    a.floor()
+                            .plus(Duration.between(a.floor(), a.ceiling()).dividedBy(2))
+                            .truncatedTo(MILLIS);
             assertThat(slots().release(a, inside)).isEqualTo(inside);
             assertThat(slots().acquire(NS, "b", LONG_TTL, a.slot()).floor()).isEqualTo(inside);
 
             SlotLease c = slots().acquire(NS, "c", LONG_TTL, 1);
-            assertThat(slots().release(c, Instant.EPOCH)).as("never below the floor").isEqualTo(c.floor());
+            assertThat(slots().release(c, Instant.EPOCH))
+                    .as("never below the floor")
+                    .isEqualTo(c.floor());
             SlotLease d = slots().acquire(NS, "d", LONG_TTL, 2);
-            assertThat(slots().release(d, d.ceiling().plus(Duration.ofDays(1)))).as("never above the ceiling")
+            assertThat(slots().release(d, d.ceiling().plus(Duration.ofDays(1))))
+                    .as("never above the ceiling")
                     .isEqualTo(d.ceiling());
         }
 
         @Test
-        @DisplayName("through a LeaseGuard declares the highest timestamp it allowed, and the guard stops allowing any")
+        @DisplayName(
+                "through a LeaseGuard declares the highest timestamp it allowed, and the guard"
+                        + " stops allowing any")
         void throughGuard() {
             define(1);
             LeaseGuard guard = LeaseGuard.acquire(slots(), NS, "a", LONG_TTL);
@@ -393,13 +437,17 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("refuses a stampedBefore that is null, finer than milliseconds or before the epoch, and writes nothing")
+        @DisplayName(
+                "refuses a stampedBefore that is null, finer than milliseconds or before the epoch,"
+                        + " and writes nothing")
         void invalidDeclaration() {
             define(1);
             SlotLease a = acquire("a");
             Object before = observableState();
-            for (Instant bad : new Instant[] {null, a.floor().plusNanos(5), Instant.EPOCH.minusMillis(1)}) {
-                assertThatThrownBy(() -> slots().release(a, bad)).isInstanceOf(IllegalArgumentException.class)
+            for (Instant bad :
+                    new Instant[] {null, a.floor().plusNanos(5), Instant.EPOCH.minusMillis(1)}) {
+                assertThatThrownBy(() -> slots().release(a, bad))
+                        .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageContaining("stampedBefore");
             }
             assertThat(observableState()).isEqualTo(before);
@@ -448,7 +496,8 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("an expired slot is taken over with a larger fence and floor >= the old ceiling")
+        @DisplayName(
+                "an expired slot is taken over with a larger fence and floor >= the old ceiling")
         void takeover() {
             define(1);
             SlotLease a = slots().acquire(NS, "a", expiringTtl());
@@ -462,14 +511,17 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("the old holder can neither renew nor release after a takeover, and nothing is written")
+        @DisplayName(
+                "the old holder can neither renew nor release after a takeover, and nothing is"
+                        + " written")
         void oldHolderLocked() {
             define(1);
             SlotLease a = slots().acquire(NS, "a", expiringTtl());
             passStoreTime(expiringTtl().plusMillis(1));
             SlotLease b = acquire("b");
             Object before = observableState();
-            assertThatThrownBy(() -> slots().renew(a)).isInstanceOf(LeaseLostException.class)
+            assertThatThrownBy(() -> slots().renew(a))
+                    .isInstanceOf(LeaseLostException.class)
                     .hasMessageContaining("fence " + b.fence());
             assertThatThrownBy(() -> slots().release(a)).isInstanceOf(LeaseLostException.class);
             assertThat(observableState()).isEqualTo(before);
@@ -495,7 +547,8 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("a held slot stays held, and a takeover still starts at or after the old ceiling")
+        @DisplayName(
+                "a held slot stays held, and a takeover still starts at or after the old ceiling")
         void takeoverAfterStepBack() {
             ManualClock clock = manualClock();
             define(1);
@@ -510,7 +563,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("a release under a stepped-back clock never puts the next floor below a timestamp the holder used")
+        @DisplayName(
+                "a release under a stepped-back clock never puts the next floor below a timestamp"
+                        + " the holder used")
         void releaseAfterStepBack() {
             ManualClock clock = manualClock();
             define(2);
@@ -525,10 +580,12 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             Instant plainEnd = slots().release(plain);
             assertThat(declaredEnd).isAfter(stamped);
             assertThat(plainEnd).isEqualTo(plain.ceiling());
-            SlotLease next = slots().acquire(NS, "c", Duration.ofSeconds(20), declaring.lease().slot());
+            SlotLease next =
+                    slots().acquire(NS, "c", Duration.ofSeconds(20), declaring.lease().slot());
             assertThat(next.floor()).isEqualTo(declaredEnd);
             assertThat(next.ceiling()).isAfterOrEqualTo(next.floor());
-            assertThat(slots().acquire(NS, "d", Duration.ofSeconds(20), plain.slot()).floor()).isEqualTo(plain.ceiling());
+            assertThat(slots().acquire(NS, "d", Duration.ofSeconds(20), plain.slot()).floor())
+                    .isEqualTo(plain.ceiling());
         }
     }
 
@@ -571,10 +628,12 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             SlotLease a = acquire("a");
             Object before = observableState();
             assertThatThrownBy(() -> slots().advance(NS, a.slot(), a.fence() + 10, Instant.EPOCH))
-                    .isInstanceOfSatisfying(SlotBusyException.class, e -> {
-                        assertThat(e.holder()).isEqualTo("a");
-                        assertThat(e.slot()).isEqualTo(a.slot());
-                    });
+                    .isInstanceOfSatisfying(
+                            SlotBusyException.class,
+                            e -> {
+                                assertThat(e.holder()).isEqualTo("a");
+                                assertThat(e.slot()).isEqualTo(a.slot());
+                            });
             assertThat(observableState()).isEqualTo(before);
             assertThat(slots().renew(a).fence()).isEqualTo(a.fence());
         }
@@ -611,11 +670,14 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         void badArguments() {
             define(4);
             assertThatThrownBy(() -> slots().advance(NS, 4, 1, Instant.EPOCH))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0..3");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("0..3");
             assertThatThrownBy(() -> slots().advance(NS, 0, -1, Instant.EPOCH))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fenceAtLeast");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("fenceAtLeast");
             assertThatThrownBy(() -> slots().advance(NS, 0, 1, null))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("floorAtLeast");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("floorAtLeast");
         }
     }
 
@@ -629,11 +691,16 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         void invalidNamespace(String ns) {
             define(2);
             Object before = observableState();
-            assertThatThrownBy(() -> slots().define(ns, 2, TOLERANCE)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("namespace").hasMessageContaining("one segment");
-            assertThatThrownBy(() -> slots().acquire(ns, "a", LONG_TTL)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> slots().inspect(ns)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> slots().namespace(ns)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> slots().define(ns, 2, TOLERANCE))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("namespace")
+                    .hasMessageContaining("one segment");
+            assertThatThrownBy(() -> slots().acquire(ns, "a", LONG_TTL))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> slots().inspect(ns))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> slots().namespace(ns))
+                    .isInstanceOf(IllegalArgumentException.class);
             assertThat(observableState()).isEqualTo(before);
         }
 
@@ -643,18 +710,22 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         void invalidOwner(String owner) {
             define(2);
             Object before = observableState();
-            assertThatThrownBy(() -> slots().acquire(NS, owner, LONG_TTL)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> slots().acquire(NS, owner, LONG_TTL))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("ownerKey");
             assertThat(observableState()).isEqualTo(before);
         }
 
         @ParameterizedTest(name = "ttl {0}")
         @MethodSource("io.cosid.store.tck.SlotLeaseStoreContract#invalidTtls")
-        @DisplayName("a ttl outside 1ms..1d or not whole milliseconds is refused, and nothing is written")
+        @DisplayName(
+                "a ttl outside 1ms..1d or not whole milliseconds is refused, and nothing is"
+                        + " written")
         void invalidTtl(Duration ttl) {
             define(2);
             Object before = observableState();
-            assertThatThrownBy(() -> slots().acquire(NS, "a", ttl)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> slots().acquire(NS, "a", ttl))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("ttl");
             assertThat(observableState()).isEqualTo(before);
         }
@@ -663,7 +734,8 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         @MethodSource("io.cosid.store.tck.SlotLeaseStoreContract#invalidTolerances")
         @DisplayName("a tolerance outside 0..1h or not whole milliseconds is refused")
         void invalidTolerance(Duration tolerance) {
-            assertThatThrownBy(() -> slots().define(NS, 2, tolerance)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> slots().define(NS, 2, tolerance))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("tolerance");
             assertThat(slots().namespaces()).isEmpty();
         }
@@ -672,7 +744,8 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         @MethodSource("io.cosid.store.tck.SlotLeaseStoreContract#invalidLimits")
         @DisplayName("a limit outside 1..65536 is refused")
         void invalidLimit(int limit) {
-            assertThatThrownBy(() -> slots().define(NS, limit, TOLERANCE)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> slots().define(NS, limit, TOLERANCE))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("limit must be between 1 and 65536");
             assertThat(slots().namespaces()).isEmpty();
         }
@@ -681,10 +754,14 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         @DisplayName("null ttl, tolerance and lease are refused")
         void nulls() {
             define(2);
-            assertThatThrownBy(() -> slots().acquire(NS, "a", null)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> slots().define("x", 2, null)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> slots().renew(null)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> slots().release(null)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> slots().acquire(NS, "a", null))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> slots().define("x", 2, null))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> slots().renew(null))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> slots().release(null))
+                    .isInstanceOf(IllegalArgumentException.class);
         }
     }
 
@@ -700,14 +777,20 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             Store closing = anotherStore();
             closing.close();
             SlotLeaseStore closed = closing.slots();
-            assertThatThrownBy(() -> closed.define(NS, 2, TOLERANCE)).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> closed.namespace(NS)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.define(NS, 2, TOLERANCE))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.namespace(NS))
+                    .isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(closed::namespaces).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> closed.acquire(NS, "b", LONG_TTL)).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> closed.acquire(NS, "b", LONG_TTL, 1)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.acquire(NS, "b", LONG_TTL))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.acquire(NS, "b", LONG_TTL, 1))
+                    .isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(() -> closed.renew(lease)).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> closed.release(lease)).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> closed.advance(NS, 1, 1, Instant.EPOCH)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.release(lease))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> closed.advance(NS, 1, 1, Instant.EPOCH))
+                    .isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(() -> closed.inspect(NS)).isInstanceOf(IllegalStateException.class);
             assertThat(slots().renew(lease).fence()).isEqualTo(lease.fence());
         }
@@ -718,7 +801,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
     class Inspection {
 
         @Test
-        @DisplayName("shows each used slot's holder, fence, incarnation, window and next floor, with the store's now")
+        @DisplayName(
+                "shows each used slot's holder, fence, incarnation, window and next floor, with the"
+                        + " store's now")
         void showsSlots() {
             define(4);
             SlotLease a = acquire("a");
@@ -754,7 +839,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
     class Concurrency {
 
         @Test
-        @DisplayName("33 owners racing for a 32-slot namespace get 32 distinct slots; exactly one is refused")
+        @DisplayName(
+                "33 owners racing for a 32-slot namespace get 32 distinct slots; exactly one is"
+                        + " refused")
         void race() throws Exception {
             define(32);
             int owners = 33;
@@ -771,15 +858,19 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
                 for (int i = 0; i < owners; i++) {
                     Store s = stores.get(i);
                     String owner = "owner-" + i;
-                    results.add(pool.submit(() -> {
-                        start.await();
-                        try {
-                            return Optional.of(recorder.acquire(s.slots(), NS, owner, LONG_TTL, 32));
-                        } catch (SlotsExhaustedException e) {
-                            refused.incrementAndGet();
-                            return Optional.<SlotLease>empty();
-                        }
-                    }));
+                    results.add(
+                            pool.submit(
+                                    () -> {
+                                        start.await();
+                                        try {
+                                            return Optional.of(
+                                                    recorder.acquire(
+                                                            s.slots(), NS, owner, LONG_TTL, 32));
+                                        } catch (SlotsExhaustedException e) {
+                                            refused.incrementAndGet();
+                                            return Optional.<SlotLease>empty();
+                                        }
+                                    }));
                 }
                 start.countDown();
                 List<SlotLease> leases = new ArrayList<>();
@@ -787,7 +878,8 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
                     f.get(60, TimeUnit.SECONDS).ifPresent(leases::add);
                 }
                 assertThat(refused).hasValue(1);
-                Set<Integer> distinct = leases.stream().map(SlotLease::slot).collect(Collectors.toSet());
+                Set<Integer> distinct =
+                        leases.stream().map(SlotLease::slot).collect(Collectors.toSet());
                 assertThat(distinct).hasSize(32).allMatch(s -> s >= 0 && s < 32);
                 HistoryChecker.check(recorder.events()).assertValid();
             } finally {
@@ -796,7 +888,9 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
         }
 
         @Test
-        @DisplayName("owners churning through acquire, renew, release and expiry never overlap (history check)")
+        @DisplayName(
+                "owners churning through acquire, renew, release and expiry never overlap (history"
+                        + " check)")
         void churn() throws Exception {
             define(4);
             Duration ttl = expiringTtl();
@@ -809,39 +903,48 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
                 for (int c = 0; c < clients; c++) {
                     Store s = anotherStore();
                     String owner = "churn-" + c;
-                    results.add(pool.submit(() -> {
-                        ThreadLocalRandom random = ThreadLocalRandom.current();
-                        SlotLease lease = null;
-                        for (int i = 0; i < (manual ? 300 : 40); i++) {
-                            try {
-                                int op = random.nextInt(10);
-                                if (op == 9) {
-                                    if (manual) {
-                                        fixture.manualClock().get().advance(ttl.dividedBy(3));
-                                    } else {
-                                        passStoreTime(ttl.dividedBy(4));
-                                    }
-                                } else if (lease == null) {
-                                    lease = recorder.acquire(s.slots(), NS, owner, ttl, 4);
-                                } else if (op < 5) {
-                                    lease = recorder.renew(s.slots(), lease);
-                                } else if (op < 7) {
-                                    recorder.release(s.slots(), lease);
-                                    lease = null;
-                                } else {
-                                    lease = null; // walk away without releasing: the lease expires
-                                }
-                            } catch (SlotsExhaustedException | LeaseLostException e) {
-                                lease = null;
-                            }
-                        }
-                        return null;
-                    }));
+                    results.add(
+                            pool.submit(
+                                    () -> {
+                                        ThreadLocalRandom random = ThreadLocalRandom.current();
+                                        SlotLease lease = null;
+                                        for (int i = 0; i < (manual ? 300 : 40); i++) {
+                                            try {
+                                                int op = random.nextInt(10);
+                                                if (op == 9) {
+                                                    if (manual) {
+                                                        fixture.manualClock()
+                                                                .get()
+                                                                .advance(ttl.dividedBy(3));
+                                                    } else {
+                                                        passStoreTime(ttl.dividedBy(4));
+                                                    }
+                                                } else if (lease == null) {
+                                                    lease =
+                                                            recorder.acquire(
+                                                                    s.slots(), NS, owner, ttl, 4);
+                                                } else if (op < 5) {
+                                                    lease = recorder.renew(s.slots(), lease);
+                                                } else if (op < 7) {
+                                                    recorder.release(s.slots(), lease);
+                                                    lease = null;
+                                                } else {
+                                                    lease = null; // walk away without releasing:
+                                                    // the lease expires
+                                                }
+                                            } catch (SlotsExhaustedException
+                                                    | LeaseLostException e) {
+                                                lease = null;
+                                            }
+                                        }
+                                        return null;
+                                    }));
                 }
                 for (Future<?> f : results) {
                     f.get(120, TimeUnit.SECONDS);
                 }
-                HistoryChecker.Report report = HistoryChecker.check(recorder.events()).assertValid();
+                HistoryChecker.Report report =
+                        HistoryChecker.check(recorder.events()).assertValid();
                 assertThat(report.terms()).isGreaterThan(4);
             } finally {
                 pool.shutdownNow();
@@ -860,43 +963,56 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             define(4);
             tampering.corruptSlot(NS, 0, "fence=banana");
             Object before = tampering.snapshot();
-            assertThatThrownBy(() -> acquire("a")).isInstanceOf(StoreCorruptedException.class)
+            assertThatThrownBy(() -> acquire("a"))
+                    .isInstanceOf(StoreCorruptedException.class)
                     .hasMessageContaining(NS);
-            assertThatThrownBy(() -> slots().inspect(NS)).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> slots().inspect(NS))
+                    .isInstanceOf(StoreCorruptedException.class);
             assertThat(tampering.snapshot()).isEqualTo(before);
         }
 
         @Test
-        @DisplayName("a held slot that turns corrupt refuses renew and release and is left untouched")
+        @DisplayName(
+                "a held slot that turns corrupt refuses renew and release and is left untouched")
         void corruptHeldSlot() {
             Tampering tampering = tampering();
             define(4);
             SlotLease lease = acquire("a");
             tampering.corruptSlot(NS, lease.slot(), "\u0000\u0001");
             Object before = tampering.snapshot();
-            assertThatThrownBy(() -> slots().renew(lease)).isInstanceOf(StoreCorruptedException.class);
-            assertThatThrownBy(() -> slots().release(lease)).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> slots().renew(lease))
+                    .isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> slots().release(lease))
+                    .isInstanceOf(StoreCorruptedException.class);
             assertThat(tampering.snapshot()).isEqualTo(before);
         }
 
         @Test
-        @DisplayName("a slot deleted behind the store's back is refused by renew, release and acquire, never recreated")
+        @DisplayName(
+                "a slot deleted behind the store's back is refused by renew, release and acquire,"
+                        + " never recreated")
         void deletedSlot() {
             Tampering tampering = tampering();
             define(1);
             SlotLease lease = acquire("a");
             tampering.deleteSlot(NS, lease.slot());
             Object before = tampering.snapshot();
-            assertThatThrownBy(() -> slots().renew(lease)).isInstanceOf(StoreCorruptedException.class)
-                    .hasMessageContaining("deleted").hasMessageContaining("fence " + (lease.fence() + 1));
-            assertThatThrownBy(() -> slots().release(lease)).isInstanceOf(StoreCorruptedException.class);
-            assertThatThrownBy(() -> acquire("b")).isInstanceOf(StoreCorruptedException.class)
+            assertThatThrownBy(() -> slots().renew(lease))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("deleted")
+                    .hasMessageContaining("fence " + (lease.fence() + 1));
+            assertThatThrownBy(() -> slots().release(lease))
+                    .isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> acquire("b"))
+                    .isInstanceOf(StoreCorruptedException.class)
                     .hasMessageContaining("slot " + lease.slot());
             assertThat(tampering.snapshot()).isEqualTo(before);
         }
 
         @Test
-        @DisplayName("a slot started over by a store that never saw it is refused by every store that did")
+        @DisplayName(
+                "a slot started over by a store that never saw it is refused by every store that"
+                        + " did")
         void restartedSlot() {
             Tampering tampering = tampering();
             define(2);
@@ -909,17 +1025,22 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             witness.slots().acquire(NS, "w", LONG_TTL); // reads slot 0 as held by "a"
             tampering.deleteSlot(NS, lease.slot());
             SlotLease restarted = anotherStore().slots().acquire(NS, "b", LONG_TTL, lease.slot());
-            assertThat(restarted.fence()).as("a store that never saw the slot cannot tell").isEqualTo(1);
+            assertThat(restarted.fence())
+                    .as("a store that never saw the slot cannot tell")
+                    .isEqualTo(1);
             Object before = tampering.snapshot();
-            assertThatThrownBy(() -> slots().renew(lease)).isInstanceOf(StoreCorruptedException.class)
+            assertThatThrownBy(() -> slots().renew(lease))
+                    .isInstanceOf(StoreCorruptedException.class)
                     .hasMessageContaining("fence went back");
             assertThatThrownBy(() -> acquire("c")).isInstanceOf(StoreCorruptedException.class);
-            assertThatThrownBy(() -> witness.slots().acquire(NS, "d", LONG_TTL)).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> witness.slots().acquire(NS, "d", LONG_TTL))
+                    .isInstanceOf(StoreCorruptedException.class);
             assertThat(tampering.snapshot()).isEqualTo(before);
         }
 
         @Test
-        @DisplayName("a deleted slot advanced past what the store saw is accepted again (the repair)")
+        @DisplayName(
+                "a deleted slot advanced past what the store saw is accepted again (the repair)")
         void deletedSlotRepaired() {
             Tampering tampering = tampering();
             define(1);
@@ -927,34 +1048,43 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
             tampering.deleteSlot(NS, lease.slot());
             assertThatThrownBy(() -> acquire("b")).isInstanceOf(StoreCorruptedException.class);
             anotherStore().slots().advance(NS, lease.slot(), lease.fence() + 1, lease.ceiling());
-            assertThatThrownBy(() -> slots().renew(lease)).as("its term is over").isInstanceOf(LeaseLostException.class);
+            assertThatThrownBy(() -> slots().renew(lease))
+                    .as("its term is over")
+                    .isInstanceOf(LeaseLostException.class);
             SlotLease next = acquire("b");
             assertThat(next.fence()).isEqualTo(lease.fence() + 2);
             assertThat(next.floor()).isAfterOrEqualTo(lease.ceiling());
         }
 
         @Test
-        @DisplayName("a corrupt namespace is reported by define, acquire and inspect, and left untouched")
+        @DisplayName(
+                "a corrupt namespace is reported by define, acquire and inspect, and left"
+                        + " untouched")
         void corruptNamespace() {
             Tampering tampering = tampering();
             define(4);
             tampering.corruptNamespace(NS, "limit=-3");
             Object before = tampering.snapshot();
-            assertThatThrownBy(() -> define(4)).isInstanceOf(StoreCorruptedException.class).hasMessageContaining(NS);
+            assertThatThrownBy(() -> define(4))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining(NS);
             assertThatThrownBy(() -> acquire("a")).isInstanceOf(StoreCorruptedException.class);
-            assertThatThrownBy(() -> slots().inspect(NS)).isInstanceOf(StoreCorruptedException.class);
+            assertThatThrownBy(() -> slots().inspect(NS))
+                    .isInstanceOf(StoreCorruptedException.class);
             assertThat(tampering.snapshot()).isEqualTo(before);
         }
 
         @Test
-        @DisplayName("a corrupt owner index is reported by that owner's acquire, and left untouched")
+        @DisplayName(
+                "a corrupt owner index is reported by that owner's acquire, and left untouched")
         void corruptOwnerIndex() {
             Tampering tampering = tampering();
             define(4);
             slots().release(acquire("a"));
             tampering.corruptOwnerIndex(NS, "a", "zero,one");
             Object before = tampering.snapshot();
-            assertThatThrownBy(() -> acquire("a")).isInstanceOf(StoreCorruptedException.class)
+            assertThatThrownBy(() -> acquire("a"))
+                    .isInstanceOf(StoreCorruptedException.class)
                     .hasMessageContaining("a");
             assertThat(tampering.snapshot()).isEqualTo(before);
             assertThat(acquire("b").slot()).isZero();

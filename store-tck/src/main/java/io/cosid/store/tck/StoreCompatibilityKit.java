@@ -4,8 +4,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
 /**
- * The whole contract (docs/contract.md) for one backend: extend this once and return the backend's fixture;
- * every part of the TCK runs as a {@code @Nested} group whose names read as the specification.
+ * The whole contract (docs/contract.md) for one backend: extend this once and return the backend's
+ * fixture; every part of the TCK runs as a {@code @Nested} group whose names read as the
+ * specification.
  *
  * <pre>{@code
  * @DisplayName("My backend")
@@ -14,15 +15,15 @@ import org.junit.jupiter.api.Nested;
  * }
  * }</pre>
  *
- * <p>Tests that need a capability the fixture lacks (a settable clock, tampering with stored data) are skipped,
- * visibly. Each part is also a class of its own ({@link RangeStoreContract}, {@link SlotLeaseStoreContract},
- * {@link ModelBasedContract}, {@link BadInputContract}) for a backend that wants to run one alone.
+ * <p>Tests that need a capability the fixture lacks (a settable clock, tampering with stored data)
+ * are skipped, visibly. Each part is also a class of its own ({@link RangeStoreContract}, {@link
+ * SlotLeaseStoreContract}, {@link ModelBasedContract}, {@link BadInputContract}) for a backend that
+ * wants to run one alone.
  */
 public abstract class StoreCompatibilityKit {
 
     /** Creates the subclass. */
-    protected StoreCompatibilityKit() {
-    }
+    protected StoreCompatibilityKit() {}
 
     /**
      * A new fixture: a store factory on an empty backend, closed after each test.

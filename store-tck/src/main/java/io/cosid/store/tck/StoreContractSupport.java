@@ -15,19 +15,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * What every contract class shares: a fresh fixture per test, a store opened on it, and helpers for time,
- * capabilities and "nothing was written" checks.
+ * What every contract class shares: a fresh fixture per test, a store opened on it, and helpers for
+ * time, capabilities and "nothing was written" checks.
  */
 public abstract class StoreContractSupport {
 
     /** The fixture of the running test. */
     protected StoreFixture fixture;
+
     /** A store opened on the fixture for the running test. */
     protected Store store;
 
     /** Creates the subclass. */
-    protected StoreContractSupport() {
-    }
+    protected StoreContractSupport() {}
 
     /**
      * Creates the backend's fixture for one test: an empty backend.
@@ -85,8 +85,8 @@ public abstract class StoreContractSupport {
     }
 
     /**
-     * Lets at least {@code duration} pass on the store's clock: moves a manual clock, or waits on a real
-     * one until the store's own clock shows it.
+     * Lets at least {@code duration} pass on the store's clock: moves a manual clock, or waits on a
+     * real one until the store's own clock shows it.
      *
      * @param duration how much store time must pass
      */
@@ -103,7 +103,8 @@ public abstract class StoreContractSupport {
     }
 
     /**
-     * The ttl for tests in which a lease must expire: short on real time, arbitrary on a manual clock.
+     * The ttl for tests in which a lease must expire: short on real time, arbitrary on a manual
+     * clock.
      *
      * @return the ttl
      */
@@ -112,8 +113,8 @@ public abstract class StoreContractSupport {
     }
 
     /**
-     * Everything the API can observe, plus the raw snapshot where tampering is available: equal before and
-     * after an operation exactly when it wrote nothing.
+     * Everything the API can observe, plus the raw snapshot where tampering is available: equal
+     * before and after an operation exactly when it wrote nothing.
      *
      * @return a comparable value
      */

@@ -6,14 +6,14 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * How the TCK reaches a backend. A fixture is created for each test and closed after it; it stands for one
- * empty backend (one server, or a fresh root on a shared server).
+ * How the TCK reaches a backend. A fixture is created for each test and closed after it; it stands
+ * for one empty backend (one server, or a fresh root on a shared server).
  */
 public interface StoreFixture extends AutoCloseable {
 
     /**
-     * Opens a new store instance on this fixture's backend, as a separate process would (its own client,
-     * its own caches). The fixture closes every store it opened when it is closed.
+     * Opens a new store instance on this fixture's backend, as a separate process would (its own
+     * client, its own caches). The fixture closes every store it opened when it is closed.
      *
      * @return an open store
      */
@@ -45,8 +45,8 @@ public interface StoreFixture extends AutoCloseable {
     }
 
     /**
-     * A ttl short enough for expiry tests on real time, long enough that a lease is not lost while the test
-     * works with it.
+     * A ttl short enough for expiry tests on real time, long enough that a lease is not lost while
+     * the test works with it.
      *
      * @return the ttl expiry tests use when the clock is real
      */

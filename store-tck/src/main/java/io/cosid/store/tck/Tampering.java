@@ -1,25 +1,25 @@
 package io.cosid.store.tck;
 
 /**
- * Changes stored data behind the stores' backs, as an operator or a bug might, so that the TCK can check
- * that stores report it and leave it untouched.
+ * Changes stored data behind the stores' backs, as an operator or a bug might, so that the TCK can
+ * check that stores report it and leave it untouched.
  */
 public interface Tampering {
 
     /**
      * Replaces a range key's stored data with text that does not parse.
      *
-     * @param key     the range key
+     * @param key the range key
      * @param garbage the text to store
      */
     void corruptRange(String key, String garbage);
 
     /**
-     * Writes a valid state over a range key's node in place (the same node), as an operator's write by hand
-     * would: for example a lower next value, or an unsealed key.
+     * Writes a valid state over a range key's node in place (the same node), as an operator's write
+     * by hand would: for example a lower next value, or an unsealed key.
      *
-     * @param key    the range key, which must exist
-     * @param next   the next value to store
+     * @param key the range key, which must exist
+     * @param next the next value to store
      * @param sealed whether the stored key is sealed
      */
     void rewriteRange(String key, long next, boolean sealed);
@@ -28,7 +28,7 @@ public interface Tampering {
      * Deletes a slot's node, as an operator might by hand.
      *
      * @param namespace the namespace
-     * @param slot      the slot, whose node must exist
+     * @param slot the slot, whose node must exist
      */
     void deleteSlot(String namespace, int slot);
 
@@ -43,7 +43,7 @@ public interface Tampering {
      * Replaces a namespace's stored data with text that does not parse.
      *
      * @param namespace the namespace
-     * @param garbage   the text to store
+     * @param garbage the text to store
      */
     void corruptNamespace(String namespace, String garbage);
 
@@ -51,8 +51,8 @@ public interface Tampering {
      * Replaces a slot's stored data with text that does not parse.
      *
      * @param namespace the namespace
-     * @param slot      the slot
-     * @param garbage   the text to store
+     * @param slot the slot
+     * @param garbage the text to store
      */
     void corruptSlot(String namespace, int slot, String garbage);
 
@@ -60,22 +60,22 @@ public interface Tampering {
      * Replaces an owner index entry with text that does not parse.
      *
      * @param namespace the namespace
-     * @param ownerKey  the owner key
-     * @param garbage   the text to store
+     * @param ownerKey the owner key
+     * @param garbage the text to store
      */
     void corruptOwnerIndex(String namespace, String ownerKey, String garbage);
 
     /**
-     * Everything stored (apart from a clock the store writes to read its time), as a value that equals
-     * another snapshot exactly when nothing was written in between.
+     * Everything stored (apart from a clock the store writes to read its time), as a value that
+     * equals another snapshot exactly when nothing was written in between.
      *
      * @return the snapshot
      */
     Object snapshot();
 
     /**
-     * Everything stored, the clocks a store writes to read its time included: what a call refused for a bad
-     * argument, which must write nothing at all, is checked against.
+     * Everything stored, the clocks a store writes to read its time included: what a call refused
+     * for a bad argument, which must write nothing at all, is checked against.
      *
      * @return the snapshot
      */

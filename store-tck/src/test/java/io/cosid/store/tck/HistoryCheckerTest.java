@@ -24,9 +24,11 @@ class HistoryCheckerTest {
     private static final Duration TOL = Duration.ofSeconds(1);
 
     /** A lease written at store time {@code writtenAt} (seconds after T0). */
-    private static SlotLease lease(int slot, String owner, long fence, Instant floor, long writtenAt) {
+    private static SlotLease lease(
+            int slot, String owner, long fence, Instant floor, long writtenAt) {
         Instant expires = T0.plusSeconds(writtenAt).plus(TTL);
-        return new SlotLease("ns", slot, owner, fence, 1, floor, expires, expires.plus(TOL), TTL, TOL);
+        return new SlotLease(
+                "ns", slot, owner, fence, 1, floor, expires, expires.plus(TOL), TTL, TOL);
     }
 
     @Nested
@@ -36,10 +38,13 @@ class HistoryCheckerTest {
         @Test
         @DisplayName("accepts disjoint ranges and counts gaps")
         void valid() {
-            HistoryChecker.Report report = HistoryChecker.check(List.of(
-                    new RangeGranted(new Range("k", 0, 10), 1, 2),
-                    new RangeGranted(new Range("k", 15, 20), 3, 4),
-                    new RangeGranted(new Range("j", 0, 10), 5, 6))).assertValid();
+            HistoryChecker.Report report =
+                    HistoryChecker.check(
+                                    List.of(
+                                            new RangeGranted(new Range("k", 0, 10), 1, 2),
+                                            new RangeGranted(new Range("k", 15, 20), 3, 4),
+                                            new RangeGranted(new Range("j", 0, 10), 5, 6)))
+                            .assertValid();
             assertThat(report.ranges()).isEqualTo(3);
             assertThat(report.values()).isEqualTo(25);
             assertThat(report.gaps()).isEqualTo(5);
@@ -49,11 +54,14 @@ class HistoryCheckerTest {
         @Test
         @DisplayName("reports values handed out twice")
         void duplicates() {
-            HistoryChecker.Report report = HistoryChecker.check(List.of(
-                    new RangeGranted(new Range("k", 0, 10), 1, 2),
-                    new RangeGranted(new Range("k", 8, 12), 3, 4)));
+            HistoryChecker.Report report =
+                    HistoryChecker.check(
+                            List.of(
+                                    new RangeGranted(new Range("k", 0, 10), 1, 2),
+                                    new RangeGranted(new Range("k", 8, 12), 3, 4)));
             assertThat(report.duplicates()).isEqualTo(2);
-            assertThatThrownBy(report::assertValid).isInstanceOf(AssertionError.class)
+            assertThatThrownBy(report::assertValid)
+                    .isInstanceOf(AssertionError.class)
                     .hasMessageContaining("duplicate values");
         }
     }
@@ -68,11 +76,14 @@ class HistoryCheckerTest {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
             SlotLease b = lease(0, "b", 2, a.ceiling(), 10);
             SlotLease c = lease(0, "c", 3, T0.plusSeconds(12), 13);
-            HistoryChecker.Report report = HistoryChecker.check(List.of(
-                    new LeaseGranted(a, 4, 1, 2),
-                    new LeaseGranted(b, 4, 3, 4),
-                    new LeaseReleased(b, T0.plusSeconds(12), 5, 6),
-                    new LeaseGranted(c, 4, 7, 8))).assertValid();
+            HistoryChecker.Report report =
+                    HistoryChecker.check(
+                                    List.of(
+                                            new LeaseGranted(a, 4, 1, 2),
+                                            new LeaseGranted(b, 4, 3, 4),
+                                            new LeaseReleased(b, T0.plusSeconds(12), 5, 6),
+                                            new LeaseGranted(c, 4, 7, 8)))
+                            .assertValid();
             assertThat(report.terms()).isEqualTo(3);
             assertThat(report.overlaps()).isZero();
         }
@@ -82,10 +93,12 @@ class HistoryCheckerTest {
         void overlappingWindows() {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
             SlotLease b = lease(0, "b", 2, a.ceiling().minusMillis(1), 10);
-            HistoryChecker.Report report = HistoryChecker.check(List.of(
-                    new LeaseGranted(a, 4, 1, 2), new LeaseGranted(b, 4, 3, 4)));
+            HistoryChecker.Report report =
+                    HistoryChecker.check(
+                            List.of(new LeaseGranted(a, 4, 1, 2), new LeaseGranted(b, 4, 3, 4)));
             assertThat(report.overlaps()).isEqualTo(1);
-            assertThat(report.violations()).anyMatch(v -> v.contains("before an earlier window ends"));
+            assertThat(report.violations())
+                    .anyMatch(v -> v.contains("before an earlier window ends"));
         }
 
         @Test
@@ -93,8 +106,17 @@ class HistoryCheckerTest {
         void earlyTakeover() {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
             SlotLease b = lease(0, "b", 2, a.ceiling(), 5);
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2), new LeaseGranted(b, 4, 3, 4)))
-                    .violations()).anyMatch(v -> v.contains("while the unreleased term before it (fence 1) held the slot"));
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(a, 4, 1, 2),
+                                                    new LeaseGranted(b, 4, 3, 4)))
+                                    .violations())
+                    .anyMatch(
+                            v ->
+                                    v.contains(
+                                            "while the unreleased term before it (fence 1) held the"
+                                                    + " slot"));
         }
 
         @Test
@@ -102,10 +124,20 @@ class HistoryCheckerTest {
         void fences() {
             SlotLease a = lease(0, "a", 2, Instant.EPOCH, 0);
             SlotLease b = lease(0, "b", 1, Instant.EPOCH, 0);
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2), new LeaseGranted(b, 4, 3, 4)))
-                    .violations()).anyMatch(v -> v.contains("fence went back"));
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2), new LeaseGranted(a, 4, 3, 4)))
-                    .violations()).anyMatch(v -> v.contains("granted twice"));
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(a, 4, 1, 2),
+                                                    new LeaseGranted(b, 4, 3, 4)))
+                                    .violations())
+                    .anyMatch(v -> v.contains("fence went back"));
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(a, 4, 1, 2),
+                                                    new LeaseGranted(a, 4, 3, 4)))
+                                    .violations())
+                    .anyMatch(v -> v.contains("granted twice"));
         }
 
         @Test
@@ -114,28 +146,58 @@ class HistoryCheckerTest {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
             SlotLease b = lease(0, "b", 2, a.ceiling(), 20);
             SlotLease aLater = lease(0, "a", 1, Instant.EPOCH, 5);
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2), new LeaseGranted(b, 4, 3, 4),
-                    new LeaseRenewed(aLater, 5, 6))).violations()).anyMatch(v -> v.contains("stale lease"));
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(aLater, 4, 1, 2), new LeaseRenewed(a, 3, 4)))
-                    .violations()).anyMatch(v -> v.contains("went back"));
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(a, 4, 1, 2),
+                                                    new LeaseGranted(b, 4, 3, 4),
+                                                    new LeaseRenewed(aLater, 5, 6)))
+                                    .violations())
+                    .anyMatch(v -> v.contains("stale lease"));
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(aLater, 4, 1, 2),
+                                                    new LeaseRenewed(a, 3, 4)))
+                                    .violations())
+                    .anyMatch(v -> v.contains("went back"));
         }
 
         @Test
-        @DisplayName("ends a window at the bound a release of unknown outcome declared, unless renewed after it")
+        @DisplayName(
+                "ends a window at the bound a release of unknown outcome declared, unless renewed"
+                        + " after it")
         void unknownRelease() {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
             Instant declared = T0.plusSeconds(1);
             SlotLease b = lease(0, "b", 2, declared, 3);
-            HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
-                    new HistoryEvent.LeaseReleaseUnknown(a, declared, 3, 4), new LeaseGranted(b, 4, 5, 6))).assertValid();
+            HistoryChecker.check(
+                            List.of(
+                                    new LeaseGranted(a, 4, 1, 2),
+                                    new HistoryEvent.LeaseReleaseUnknown(a, declared, 3, 4),
+                                    new LeaseGranted(b, 4, 5, 6)))
+                    .assertValid();
             SlotLease early = lease(0, "b", 2, T0.plusMillis(500), 3);
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
-                    new HistoryEvent.LeaseReleaseUnknown(a, declared, 3, 4), new LeaseGranted(early, 4, 5, 6)))
-                    .violations()).anyMatch(v -> v.contains("before an earlier window ends"));
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(a, 4, 1, 2),
+                                                    new HistoryEvent.LeaseReleaseUnknown(
+                                                            a, declared, 3, 4),
+                                                    new LeaseGranted(early, 4, 5, 6)))
+                                    .violations())
+                    .anyMatch(v -> v.contains("before an earlier window ends"));
             SlotLease renewed = lease(0, "a", 1, Instant.EPOCH, 1);
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
-                    new HistoryEvent.LeaseReleaseUnknown(a, declared, 3, 4), new LeaseRenewed(renewed, 5, 6),
-                    new LeaseGranted(b, 4, 7, 8))).violations()).anyMatch(v -> v.contains("before an earlier window ends"));
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(a, 4, 1, 2),
+                                                    new HistoryEvent.LeaseReleaseUnknown(
+                                                            a, declared, 3, 4),
+                                                    new LeaseRenewed(renewed, 5, 6),
+                                                    new LeaseGranted(b, 4, 7, 8)))
+                                    .violations())
+                    .anyMatch(v -> v.contains("before an earlier window ends"));
         }
 
         @Test
@@ -143,20 +205,37 @@ class HistoryCheckerTest {
         void unknownPlainRelease() {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
             SlotLease b = lease(0, "b", 2, T0.plusSeconds(1), 3);
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
-                    new HistoryEvent.LeaseReleaseUnknown(a, null, 3, 4), new LeaseGranted(b, 4, 5, 6))).violations())
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(a, 4, 1, 2),
+                                                    new HistoryEvent.LeaseReleaseUnknown(
+                                                            a, null, 3, 4),
+                                                    new LeaseGranted(b, 4, 5, 6)))
+                                    .violations())
                     .anyMatch(v -> v.contains("before an earlier window ends"));
             SlotLease atCeiling = lease(0, "b", 2, a.ceiling(), 3);
-            HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2),
-                    new HistoryEvent.LeaseReleaseUnknown(a, null, 3, 4), new LeaseGranted(atCeiling, 4, 5, 6)))
+            HistoryChecker.check(
+                            List.of(
+                                    new LeaseGranted(a, 4, 1, 2),
+                                    new HistoryEvent.LeaseReleaseUnknown(a, null, 3, 4),
+                                    new LeaseGranted(atCeiling, 4, 5, 6)))
                     .assertValid();
         }
 
         @Test
         @DisplayName("reports a slot at or above the limit")
         void limit() {
-            assertThat(HistoryChecker.check(List.of(new LeaseGranted(lease(4, "a", 1, Instant.EPOCH, 0), 4, 1, 2)))
-                    .violations()).anyMatch(v -> v.contains("at or above the limit"));
+            assertThat(
+                            HistoryChecker.check(
+                                            List.of(
+                                                    new LeaseGranted(
+                                                            lease(4, "a", 1, Instant.EPOCH, 0),
+                                                            4,
+                                                            1,
+                                                            2)))
+                                    .violations())
+                    .anyMatch(v -> v.contains("at or above the limit"));
         }
 
         @Test
@@ -165,8 +244,12 @@ class HistoryCheckerTest {
             SlotLease a = lease(0, "a", 1, Instant.EPOCH, 0);
             SlotLease r1 = lease(0, "a", 1, Instant.EPOCH, 3);
             SlotLease r2 = lease(0, "a", 1, Instant.EPOCH, 2);
-            HistoryChecker.check(List.of(new LeaseGranted(a, 4, 1, 2), new LeaseRenewed(r1, 3, 6),
-                    new LeaseRenewed(r2, 4, 5))).assertValid();
+            HistoryChecker.check(
+                            List.of(
+                                    new LeaseGranted(a, 4, 1, 2),
+                                    new LeaseRenewed(r1, 3, 6),
+                                    new LeaseRenewed(r2, 4, 5)))
+                    .assertValid();
         }
     }
 

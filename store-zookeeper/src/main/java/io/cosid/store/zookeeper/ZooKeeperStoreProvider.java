@@ -12,8 +12,7 @@ public final class ZooKeeperStoreProvider implements StoreProvider {
     public static final String TYPE = ZooKeeperStoreAssembly.TYPE;
 
     /** Creates the provider; {@link java.util.ServiceLoader} calls this. */
-    public ZooKeeperStoreProvider() {
-    }
+    public ZooKeeperStoreProvider() {}
 
     @Override
     public String type() {

@@ -10,31 +10,35 @@ import org.apache.curator.framework.CuratorFramework;
  * The entry point of the ZooKeeper backend.
  *
  * <pre>{@code
- * StoreConfig config = StoreConfig.of("main", "zookeeper").withOption("connectString", "zk-1:2181,zk-2:2181");
- * try (Store store = ZooKeeperStores.open(config)) {        // builds, starts and later closes its client
+ * StoreConfig config = StoreConfig.of("main", "zookeeper")
+ *         .withOption("connectString", "zk-1:2181,zk-2:2181");
+ * // builds, starts and later closes its client
+ * try (Store store = ZooKeeperStores.open(config)) {
  *     Range range = store.ranges().acquire("order-id", 1000);
  * }
- * Store shared = ZooKeeperStores.open(config, curator);    // a started client the caller owns and closes
+ * // a started client the caller owns and closes
+ * Store shared = ZooKeeperStores.open(config, curator);
  * }</pre>
  *
  * <p>Options and defaults: {@code connectString} (localhost:2181), {@code sessionTimeout} (60s),
- * {@code connectionTimeout} (15s), {@code blockUntilConnectedWait} (10s), {@code retry.baseSleepTime} (100ms),
- * {@code retry.maxRetries} (5), {@code retry.maxSleep} (500ms), {@code root} (/cosid). With a caller's client
- * only {@code root} and {@code retry.*} apply; the client's own Curator namespace, if any, prefixes the root.
+ * {@code connectionTimeout} (15s), {@code blockUntilConnectedWait} (10s), {@code
+ * retry.baseSleepTime} (100ms), {@code retry.maxRetries} (5), {@code retry.maxSleep} (500ms),
+ * {@code root} (/cosid). With a caller's client only {@code root} and {@code retry.*} apply; the
+ * client's own Curator namespace, if any, prefixes the root.
  */
 public final class ZooKeeperStores {
 
-    private ZooKeeperStores() {
-    }
+    private ZooKeeperStores() {}
 
     /**
-     * Opens a store that builds its own client from the options, waits until it is connected, and closes it
-     * on {@link Store#close()}.
+     * Opens a store that builds its own client from the options, waits until it is connected, and
+     * closes it on {@link Store#close()}.
      *
      * @param config the store's configuration (type {@code zookeeper})
      * @return the open store
-     * @throws IllegalArgumentException  naming the key, if an option is unknown or malformed
-     * @throws StoreUnavailableException if no connection was made within {@code blockUntilConnectedWait}
+     * @throws IllegalArgumentException naming the key, if an option is unknown or malformed
+     * @throws StoreUnavailableException if no connection was made within {@code
+     *     blockUntilConnectedWait}
      */
     public static Store open(StoreConfig config) {
         return ZooKeeperStoreAssembly.open(config);
@@ -46,8 +50,8 @@ public final class ZooKeeperStores {
      * @param config the store's configuration; only {@code root} and {@code retry.*} options apply
      * @param client a started CuratorFramework
      * @return the open store
-     * @throws IllegalArgumentException naming the key, if an option is unknown, malformed or a client option;
-     *                                  or if the client is not started
+     * @throws IllegalArgumentException naming the key, if an option is unknown, malformed or a
+     *     client option; or if the client is not started
      */
     public static Store open(StoreConfig config, CuratorFramework client) {
         return ZooKeeperStoreAssembly.open(config, client);

@@ -10,6 +10,7 @@ import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.Stores;
 import io.cosid.store.zookeeper.harness.FourLetterWords;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -40,12 +42,14 @@ class ClientAndOptionsTest {
     }
 
     private static StoreConfig config(String root) {
-        return StoreConfig.of("main", "zookeeper").withOption("connectString", SERVER.server().connectString())
+        return StoreConfig.of("main", "zookeeper")
+                .withOption("connectString", SERVER.server().connectString())
                 .withOption("root", root);
     }
 
     private static CuratorFramework client(String connectString) throws InterruptedException {
-        CuratorFramework client = CuratorFrameworkFactory.newClient(connectString, new RetryOneTime(100));
+        CuratorFramework client =
+                CuratorFrameworkFactory.newClient(connectString, new RetryOneTime(100));
         client.start();
         assertThat(client.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
         return client;
@@ -72,8 +76,11 @@ class ClientAndOptionsTest {
             store.ranges().acquire("k", 1);
             assertThat(aliveConnections()).isEqualTo(before + 1);
             store.close();
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> aliveConnections() == before);
-            assertThatThrownBy(() -> store.ranges().acquire("k", 1)).isInstanceOf(IllegalStateException.class);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> aliveConnections() == before);
+            assertThatThrownBy(() -> store.ranges().acquire("k", 1))
+                    .isInstanceOf(IllegalStateException.class);
         }
 
         @Test
@@ -81,22 +88,33 @@ class ClientAndOptionsTest {
         void callerClientLeftOpen() throws Exception {
             String root = root();
             try (CuratorFramework client = client(SERVER.server().connectString())) {
-                Store store = ZooKeeperStores.open(StoreConfig.of("main", "zookeeper").withOption("root", root), client);
+                Store store =
+                        ZooKeeperStores.open(
+                                StoreConfig.of("main", "zookeeper").withOption("root", root),
+                                client);
                 assertThat(store.ranges().acquire("k", 7).end()).isEqualTo(7);
                 store.close();
                 assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
-                assertThat(new String(client.getData().forPath(root + "/range/k"), StandardCharsets.US_ASCII))
+                assertThat(
+                                new String(
+                                        client.getData().forPath(root + "/range/k"),
+                                        StandardCharsets.US_ASCII))
                         .isEqualTo("7");
-                assertThatThrownBy(() -> store.ranges().acquire("k", 1)).isInstanceOf(IllegalStateException.class);
+                assertThatThrownBy(() -> store.ranges().acquire("k", 1))
+                        .isInstanceOf(IllegalStateException.class);
             }
         }
 
         @Test
         @DisplayName("a client that is not started is refused")
         void unstartedClient() {
-            CuratorFramework client = CuratorFrameworkFactory.newClient(SERVER.server().connectString(), new RetryOneTime(1));
-            assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper"), client))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be started")
+            CuratorFramework client =
+                    CuratorFrameworkFactory.newClient(
+                            SERVER.server().connectString(), new RetryOneTime(1));
+            assertThatThrownBy(
+                            () -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper"), client))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("must be started")
                     .hasMessageContaining("LATENT");
         }
 
@@ -106,9 +124,15 @@ class ClientAndOptionsTest {
             String root = root();
             try (CuratorFramework client = client(SERVER.server().connectString())) {
                 CuratorFramework namespaced = client.usingNamespace("app-" + root.substring(6));
-                Store store = ZooKeeperStores.open(StoreConfig.of("main", "zookeeper").withOption("root", root), namespaced);
+                Store store =
+                        ZooKeeperStores.open(
+                                StoreConfig.of("main", "zookeeper").withOption("root", root),
+                                namespaced);
                 store.ranges().acquire("k", 3);
-                assertThat(client.checkExists().forPath("/app-" + root.substring(6) + root + "/range/k")).isNotNull();
+                assertThat(
+                                client.checkExists()
+                                        .forPath("/app-" + root.substring(6) + root + "/range/k"))
+                        .isNotNull();
                 store.close();
             }
         }
@@ -120,31 +144,49 @@ class ClientAndOptionsTest {
         String chroot = root();
         try (CuratorFramework client = client(SERVER.server().connectString())) {
             client.create().forPath(chroot);
-            try (Store store = ZooKeeperStores.open(StoreConfig.of("main", "zookeeper")
-                    .withOption("connectString", SERVER.server().connectString() + chroot))) {
+            try (Store store =
+                    ZooKeeperStores.open(
+                            StoreConfig.of("main", "zookeeper")
+                                    .withOption(
+                                            "connectString",
+                                            SERVER.server().connectString() + chroot))) {
                 store.ranges().acquire("k", 4);
                 store.slots().define("ns", 2, Duration.ZERO);
-                assertThat(store.slots().acquire("ns", "o", Duration.ofSeconds(10)).slot()).isZero();
+                assertThat(store.slots().acquire("ns", "o", Duration.ofSeconds(10)).slot())
+                        .isZero();
             }
-            assertThat(new String(client.getData().forPath(chroot + "/cosid/range/k"), StandardCharsets.US_ASCII))
+            assertThat(
+                            new String(
+                                    client.getData().forPath(chroot + "/cosid/range/k"),
+                                    StandardCharsets.US_ASCII))
                     .isEqualTo("4");
         }
     }
 
     @Test
-    @DisplayName("an unknown host or a port where nothing listens fails at open with that cause, before the wait ends")
+    @DisplayName(
+            "an unknown host or a port where nothing listens fails at open with that cause, before"
+                    + " the wait ends")
     void unreachableNamed() throws Exception {
         int closedPort;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = s.getLocalPort();
         }
-        for (String[] c : new String[][] {{"no-such-host.invalid:2181", "unknown host no-such-host.invalid"},
-                {"127.0.0.1:" + closedPort, "nothing listens on 127.0.0.1:" + closedPort}}) {
+        for (String[] c :
+                new String[][] {
+                    {"no-such-host.invalid:2181", "unknown host no-such-host.invalid"},
+                    {"127.0.0.1:" + closedPort, "nothing listens on 127.0.0.1:" + closedPort}
+                }) {
             long started = System.nanoTime();
-            assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper")
-                    .withOption("connectString", c[0]))).isInstanceOf(StoreUnavailableException.class)
+            assertThatThrownBy(
+                            () ->
+                                    ZooKeeperStores.open(
+                                            StoreConfig.of("main", "zookeeper")
+                                                    .withOption("connectString", c[0])))
+                    .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining(c[1]);
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(9));
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .isLessThan(Duration.ofSeconds(9));
         }
     }
 
@@ -152,9 +194,15 @@ class ClientAndOptionsTest {
     @DisplayName("a chroot that does not exist fails at open with a StoreException naming it")
     void absentChroot() {
         String chroot = root();
-        assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper")
-                .withOption("connectString", SERVER.server().connectString() + chroot)))
-                .isInstanceOf(StoreException.class).hasMessageContaining("chroot " + chroot)
+        assertThatThrownBy(
+                        () ->
+                                ZooKeeperStores.open(
+                                        StoreConfig.of("main", "zookeeper")
+                                                .withOption(
+                                                        "connectString",
+                                                        SERVER.server().connectString() + chroot)))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("chroot " + chroot)
                 .hasMessageContaining("does not exist");
     }
 
@@ -162,10 +210,26 @@ class ClientAndOptionsTest {
     @DisplayName("type zookeeper opens through Stores from cosid.stores configuration")
     void provider() {
         String root = root();
-        Map<String, Object> settings = Map.of("cosid", Map.of("stores", Map.of("zk", Map.of(
-                "type", "zookeeper", "timeout", "2s",
-                "options", Map.of("connectString", SERVER.server().connectString(), "root", root,
-                        "retry", Map.of("maxRetries", 3))))));
+        Map<String, Object> settings =
+                Map.of(
+                        "cosid",
+                        Map.of(
+                                "stores",
+                                Map.of(
+                                        "zk",
+                                        Map.of(
+                                                "type",
+                                                "zookeeper",
+                                                "timeout",
+                                                "2s",
+                                                "options",
+                                                Map.of(
+                                                        "connectString",
+                                                        SERVER.server().connectString(),
+                                                        "root",
+                                                        root,
+                                                        "retry",
+                                                        Map.of("maxRetries", 3))))));
         try (Store store = Stores.open("zk", settings)) {
             assertThat(store.type()).isEqualTo("zookeeper");
             assertThat(store.ranges().acquire("k", 2).end()).isEqualTo(2);
@@ -178,33 +242,49 @@ class ClientAndOptionsTest {
     class Options {
 
         @ParameterizedTest(name = "{0} = {1}")
-        @CsvSource(delimiter = '|', value = {
-                "sessionTimeout|60|cosid.stores.main.options.sessionTimeout",
-                "connectionTimeout|-1s|cosid.stores.main.options.connectionTimeout",
-                "blockUntilConnectedWait|soon|cosid.stores.main.options.blockUntilConnectedWait",
-                "retry.maxRetries|many|cosid.stores.main.options.retry.maxRetries",
-                "retry.maxRetries|30|cosid.stores.main.options.retry.maxRetries",
-                "retry.baseSleepTime|0ms|cosid.stores.main.options.retry.baseSleepTime",
-                "retry.maxSleep|1 s|cosid.stores.main.options.retry.maxSleep",
-                "root|cosid|cosid.stores.main.options.root",
-                "root|/|cosid.stores.main.options.root",
-                "root|/cosid/|cosid.stores.main.options.root",
-                "root|/a//b|cosid.stores.main.options.root",
-                "root|/zookeeper/x|cosid.stores.main.options.root",
-                "connectString|' '|cosid.stores.main.options.connectString",
-                "connectstring|x:1|cosid.stores.main.options.connectstring"})
-        @DisplayName("a malformed value or unknown key is an error naming the key, before any connection")
+        @CsvSource(
+                delimiter = '|',
+                value = {
+                    "sessionTimeout|60|cosid.stores.main.options.sessionTimeout",
+                    "connectionTimeout|-1s|cosid.stores.main.options.connectionTimeout",
+                    "blockUntilConnectedWait|soon|"
+                            + "cosid.stores.main.options.blockUntilConnectedWait",
+                    "retry.maxRetries|many|cosid.stores.main.options.retry.maxRetries",
+                    "retry.maxRetries|30|cosid.stores.main.options.retry.maxRetries",
+                    "retry.baseSleepTime|0ms|cosid.stores.main.options.retry.baseSleepTime",
+                    "retry.maxSleep|1 s|cosid.stores.main.options.retry.maxSleep",
+                    "root|cosid|cosid.stores.main.options.root",
+                    "root|/|cosid.stores.main.options.root",
+                    "root|/cosid/|cosid.stores.main.options.root",
+                    "root|/a//b|cosid.stores.main.options.root",
+                    "root|/zookeeper/x|cosid.stores.main.options.root",
+                    "connectString|' '|cosid.stores.main.options.connectString",
+                    "connectstring|x:1|cosid.stores.main.options.connectstring"
+                })
+        @DisplayName(
+                "a malformed value or unknown key is an error naming the key, before any"
+                        + " connection")
         void malformed(String key, String value, String named) {
-            assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper").withOption(key, value)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(named);
+            assertThatThrownBy(
+                            () ->
+                                    ZooKeeperStores.open(
+                                            StoreConfig.of("main", "zookeeper")
+                                                    .withOption(key, value)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(named);
         }
 
         @Test
         @DisplayName("client options are refused with a caller's client, naming why")
         void clientOptionsWithCallerClient() throws Exception {
             try (CuratorFramework client = client(SERVER.server().connectString())) {
-                assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper")
-                        .withOption("connectString", "elsewhere:2181"), client))
+                assertThatThrownBy(
+                                () ->
+                                        ZooKeeperStores.open(
+                                                StoreConfig.of("main", "zookeeper")
+                                                        .withOption(
+                                                                "connectString", "elsewhere:2181"),
+                                                client))
                         .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageContaining("cosid.stores.main.options.connectString")
                         .hasMessageContaining("CuratorFramework passed by the caller");
@@ -212,7 +292,9 @@ class ClientAndOptionsTest {
         }
 
         @Test
-        @DisplayName("no server within blockUntilConnectedWait is StoreUnavailableException naming the address")
+        @DisplayName(
+                "no server within blockUntilConnectedWait is StoreUnavailableException naming the"
+                        + " address")
         void unreachable() throws Exception {
             int port;
             try (ServerSocket socket = new ServerSocket(0)) {
@@ -220,11 +302,18 @@ class ClientAndOptionsTest {
             }
             String address = "127.0.0.1:" + port;
             long start = System.nanoTime();
-            assertThatThrownBy(() -> ZooKeeperStores.open(StoreConfig.of("main", "zookeeper")
-                    .withOption("connectString", address).withOption("blockUntilConnectedWait", "300ms")))
-                    .isInstanceOf(StoreUnavailableException.class).hasMessageContaining(address)
+            assertThatThrownBy(
+                            () ->
+                                    ZooKeeperStores.open(
+                                            StoreConfig.of("main", "zookeeper")
+                                                    .withOption("connectString", address)
+                                                    .withOption(
+                                                            "blockUntilConnectedWait", "300ms")))
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining(address)
                     .hasMessageContaining("blockUntilConnectedWait");
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isLessThan(Duration.ofSeconds(5));
         }
     }
 }

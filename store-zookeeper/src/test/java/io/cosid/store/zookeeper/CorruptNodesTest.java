@@ -21,7 +21,8 @@ class CorruptNodesTest {
     @RegisterExtension
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
 
-    private static final String SLOT_OK = """
+    private static final String SLOT_OK =
+            """
             state=held
             owner=a
             lastOwner=a
@@ -45,17 +46,36 @@ class CorruptNodesTest {
     }
 
     @ParameterizedTest(name = "range data \"{0}\"")
-    @ValueSource(strings = {"abc", "-5", "12x", "12:sealedx", "12:SEALED", "012", " 12", "12 ", "+12", "1e3",
-            "99999999999999999999", "9223372036854775808", "12:sealed:sealed", ":sealed", "12\n", "\u0000"})
+    @ValueSource(
+            strings = {
+                "abc",
+                "-5",
+                "12x",
+                "12:sealedx",
+                "12:SEALED",
+                "012",
+                " 12",
+                "12 ",
+                "+12",
+                "1e3",
+                "99999999999999999999",
+                "9223372036854775808",
+                "12:sealed:sealed",
+                ":sealed",
+                "12\n",
+                "\u0000"
+            })
     @DisplayName("a range node that does not parse")
     void range(String garbage) {
         store.ranges().acquire("orders", 5);
         fixture.corruptRange("orders", garbage);
         Object before = fixture.snapshot();
         assertThatThrownBy(() -> fixture.openStore().ranges().acquire("orders", 1))
-                .isInstanceOf(StoreCorruptedException.class).hasMessageContaining("orders")
+                .isInstanceOf(StoreCorruptedException.class)
+                .hasMessageContaining("orders")
                 .hasMessageContaining(fixture.root() + "/range/orders");
-        assertThatThrownBy(() -> store.ranges().seal("orders")).isInstanceOf(StoreCorruptedException.class);
+        assertThatThrownBy(() -> store.ranges().seal("orders"))
+                .isInstanceOf(StoreCorruptedException.class);
         assertThat(fixture.snapshot()).isEqualTo(before);
     }
 
@@ -65,7 +85,8 @@ class CorruptNodesTest {
         store.ranges().acquire("orders", 5);
         fixture.corruptRange("orders", "");
         assertThatThrownBy(() -> fixture.openStore().ranges().peek("orders"))
-                .isInstanceOf(StoreCorruptedException.class).hasMessageContaining("empty");
+                .isInstanceOf(StoreCorruptedException.class)
+                .hasMessageContaining("empty");
     }
 
     @Test
@@ -74,22 +95,29 @@ class CorruptNodesTest {
         store.ranges().acquire("orders", 5);
         fixture.admin().delete().forPath(fixture.root() + "/range/orders");
         Object before = fixture.fullSnapshot();
-        assertThatThrownBy(() -> store.ranges().seal("orders")).isInstanceOf(StoreCorruptedException.class)
+        assertThatThrownBy(() -> store.ranges().seal("orders"))
+                .isInstanceOf(StoreCorruptedException.class)
                 .hasMessageContaining("deleted");
-        assertThatThrownBy(() -> store.ranges().acquire("orders", 1)).isInstanceOf(StoreCorruptedException.class)
+        assertThatThrownBy(() -> store.ranges().acquire("orders", 1))
+                .isInstanceOf(StoreCorruptedException.class)
                 .hasMessageContaining("deleted");
         assertThat(fixture.raw("/range/orders")).isNull();
-        assertThat(fixture.fullSnapshot()).as("nothing created while refusing, {root}/.wrap included").isEqualTo(before);
+        assertThat(fixture.fullSnapshot())
+                .as("nothing created while refusing, {root}/.wrap included")
+                .isEqualTo(before);
     }
 
     @Test
-    @DisplayName("a clock node deleted by hand stops acquires, naming the repair; defining the namespace again repairs it")
+    @DisplayName(
+            "a clock node deleted by hand stops acquires, naming the repair; defining the namespace"
+                    + " again repairs it")
     void deletedClock() throws Exception {
         store.slots().define("workers", 4, Duration.ofSeconds(1));
         fixture.admin().delete().forPath(fixture.root() + "/slot/workers/.clock");
         Object before = fixture.fullSnapshot();
         assertThatThrownBy(() -> store.slots().acquire("workers", "a", Duration.ofSeconds(10)))
-                .isInstanceOf(StoreCorruptedException.class).hasMessageContaining(".clock")
+                .isInstanceOf(StoreCorruptedException.class)
+                .hasMessageContaining(".clock")
                 .hasMessageContaining("define the namespace again");
         assertThat(fixture.fullSnapshot()).isEqualTo(before);
         store.slots().define("workers", 4, Duration.ofSeconds(1));
@@ -97,21 +125,168 @@ class CorruptNodesTest {
     }
 
     @ParameterizedTest(name = "slot data case {index}")
-    @ValueSource(strings = {
-            "",
-            "garbage",
-            "state=held\n",
-            "state=lost\nowner=a\nlastOwner=a\nincarnation=1\nfence=1\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n",
-            "state=held\nowner=b\nlastOwner=a\nincarnation=1\nfence=1\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n",
-            "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=-1\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n",
-            "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=9223372036854775808\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n",
-            "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=1\nttl=0\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n",
-            "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=1\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\nextra=1\n",
-            "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=1\nfence=2\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n",
-            "state=held\nowner=a/b\nlastOwner=a/b\nincarnation=1\nfence=1\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n",
-            "state=released\nowner=\nlastOwner=a\nincarnation=1\nfence=1\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=50\nceilingMin=10\nnextFloor=0\nnonce=n1\n",
-            "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=1\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=\n",
-            "state=held\nowner=a\nlastOwner=a\nincarnation=1\nfence=01\nttl=30000\ntolerance=1000\nfloor=0\nexpiresMin=0\nceilingMin=0\nnextFloor=0\nnonce=n1\n"})
+    @ValueSource(
+            strings = {
+                "",
+                "garbage",
+                "state=held\n",
+                """
+                state=lost
+                owner=a
+                lastOwner=a
+                incarnation=1
+                fence=1
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                """,
+                """
+                state=held
+                owner=b
+                lastOwner=a
+                incarnation=1
+                fence=1
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                """,
+                """
+                state=held
+                owner=a
+                lastOwner=a
+                incarnation=1
+                fence=-1
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                """,
+                """
+                state=held
+                owner=a
+                lastOwner=a
+                incarnation=1
+                fence=9223372036854775808
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                """,
+                """
+                state=held
+                owner=a
+                lastOwner=a
+                incarnation=1
+                fence=1
+                ttl=0
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                """,
+                """
+                state=held
+                owner=a
+                lastOwner=a
+                incarnation=1
+                fence=1
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                extra=1
+                """,
+                """
+                state=held
+                owner=a
+                lastOwner=a
+                incarnation=1
+                fence=1
+                fence=2
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                """,
+                """
+                state=held
+                owner=a/b
+                lastOwner=a/b
+                incarnation=1
+                fence=1
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                """,
+                """
+                state=released
+                owner=
+                lastOwner=a
+                incarnation=1
+                fence=1
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=50
+                ceilingMin=10
+                nextFloor=0
+                nonce=n1
+                """,
+                """
+                state=held
+                owner=a
+                lastOwner=a
+                incarnation=1
+                fence=1
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=
+                """,
+                """
+                state=held
+                owner=a
+                lastOwner=a
+                incarnation=1
+                fence=01
+                ttl=30000
+                tolerance=1000
+                floor=0
+                expiresMin=0
+                ceilingMin=0
+                nextFloor=0
+                nonce=n1
+                """
+            })
     @DisplayName("a slot node that does not parse")
     void slot(String garbage) {
         store.slots().define("workers", 4, Duration.ofSeconds(1));
@@ -121,7 +296,8 @@ class CorruptNodesTest {
         assertThatThrownBy(() -> store.slots().acquire("workers", "a", Duration.ofSeconds(10)))
                 .isInstanceOf(StoreCorruptedException.class)
                 .hasMessageContaining("slot 0 of namespace 'workers'");
-        assertThatThrownBy(() -> store.slots().inspect("workers")).isInstanceOf(StoreCorruptedException.class);
+        assertThatThrownBy(() -> store.slots().inspect("workers"))
+                .isInstanceOf(StoreCorruptedException.class);
         assertThat(fixture.snapshot()).isEqualTo(before);
     }
 
@@ -130,35 +306,53 @@ class CorruptNodesTest {
     void wellFormedSlot() {
         store.slots().define("workers", 4, Duration.ofSeconds(1));
         fixture.corruptSlot("workers", 0, SLOT_OK);
-        assertThat(store.slots().inspect("workers").slots()).singleElement()
+        assertThat(store.slots().inspect("workers").slots())
+                .singleElement()
                 .satisfies(v -> assertThat(v.ownerKey()).isEqualTo("a"));
     }
 
     @ParameterizedTest(name = "namespace data \"{0}\"")
-    @ValueSource(strings = {"", "limit=4\n", "limit=0\ntolerance=0\n", "limit=4\ntolerance=-1\n",
-            "limit=70000\ntolerance=0\n", "limit=4\ntolerance=0\ncolor=red\n", "limit=four\ntolerance=0\n"})
+    @ValueSource(
+            strings = {
+                "",
+                "limit=4\n",
+                "limit=0\ntolerance=0\n",
+                "limit=4\ntolerance=-1\n",
+                "limit=70000\ntolerance=0\n",
+                "limit=4\ntolerance=0\ncolor=red\n",
+                "limit=four\ntolerance=0\n"
+            })
     @DisplayName("a namespace node that does not parse")
     void namespace(String garbage) {
         store.slots().define("workers", 4, Duration.ZERO);
         fixture.corruptNamespace("workers", garbage);
         Object before = fixture.snapshot();
         assertThatThrownBy(() -> store.slots().define("workers", 4, Duration.ZERO))
-                .isInstanceOf(StoreCorruptedException.class).hasMessageContaining("namespace 'workers'");
+                .isInstanceOf(StoreCorruptedException.class)
+                .hasMessageContaining("namespace 'workers'");
         assertThatThrownBy(() -> store.slots().acquire("workers", "a", Duration.ofSeconds(1)))
                 .isInstanceOf(StoreCorruptedException.class);
         assertThat(fixture.snapshot()).isEqualTo(before);
     }
 
     @ParameterizedTest(name = "owner index \"{0}\"")
-    @ValueSource(strings = {"", "slots=a\nnonce=x\n", "slots=1,1\nnonce=x\n", "slots=-1\nnonce=x\n",
-            "slots=0,1,2,3,4,5,6,7,8\nnonce=x\n", "slots=1\n"})
+    @ValueSource(
+            strings = {
+                "",
+                "slots=a\nnonce=x\n",
+                "slots=1,1\nnonce=x\n",
+                "slots=-1\nnonce=x\n",
+                "slots=0,1,2,3,4,5,6,7,8\nnonce=x\n",
+                "slots=1\n"
+            })
     @DisplayName("an owner index that does not parse")
     void ownerIndex(String garbage) {
         store.slots().define("workers", 4, Duration.ZERO);
         fixture.corruptOwnerIndex("workers", "a", garbage);
         Object before = fixture.snapshot();
         assertThatThrownBy(() -> store.slots().acquire("workers", "a", Duration.ofSeconds(1)))
-                .isInstanceOf(StoreCorruptedException.class).hasMessageContaining("owner index of 'a'");
+                .isInstanceOf(StoreCorruptedException.class)
+                .hasMessageContaining("owner index of 'a'");
         assertThat(fixture.snapshot()).isEqualTo(before);
     }
 }

@@ -17,16 +17,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Contention on one key across processes must not starve anybody: a store that joins a key others are
- * writing gets every acquire within its budget. Two ways it used to fail: a loser's backoff aged the state it
- * had just read, so its retry was bound to lose again (at any load where others write more often than the
- * backoff window); and a writer with back-to-back demand always beat the losers to the next version.
+ * Contention on one key across processes must not starve anybody: a store that joins a key others
+ * are writing gets every acquire within its budget. Two ways it used to fail: a loser's backoff
+ * aged the state it had just read, so its retry was bound to lose again (at any load where others
+ * write more often than the backoff window); and a writer with back-to-back demand always beat the
+ * losers to the next version.
  */
 @DisplayName("Fairness on ZooKeeper: nobody starves on a hot key")
 class FairnessTest {
@@ -52,40 +54,47 @@ class FairnessTest {
     }
 
     @Test
-    @DisplayName("a store joining a key that three others write back to back gets each acquire within its budget")
+    @DisplayName(
+            "a store joining a key that three others write back to back gets each acquire within"
+                    + " its budget")
     void lateJoinerAgainstBackToBackWriters() throws Exception {
         assertJoinerIsServed(0);
     }
 
     @Test
-    @DisplayName("a store on a key that three others write steadily gets each acquire within its budget")
+    @DisplayName(
+            "a store on a key that three others write steadily gets each acquire within its budget")
     void joinerAgainstSteadyWriters() throws Exception {
         assertJoinerIsServed(TimeUnit.MILLISECONDS.toNanos(2));
     }
 
     /**
-     * Three background stores write the key (each pausing {@code pacingNanos} between acquires, to set the
-     * load, not to wait for anything) until a fourth has done its acquires; every acquire of all four must
-     * end inside the budget, and the whole history must be disjoint.
+     * Three background stores write the key (each pausing {@code pacingNanos} between acquires, to
+     * set the load, not to wait for anything) until a fourth has done its acquires; every acquire
+     * of all four must end inside the budget, and the whole history must be disjoint.
      */
     private void assertJoinerIsServed(long pacingNanos) throws Exception {
         List<Future<Long>> background = new ArrayList<>();
         AtomicLong backgroundAcquires = new AtomicLong();
         for (int i = 0; i < 3; i++) {
             Store s = open();
-            background.add(pool.submit(() -> {
-                while (!stop.get()) {
-                    recorder.acquire(s.ranges(), "hot", 1);
-                    backgroundAcquires.incrementAndGet();
-                    if (pacingNanos > 0) {
-                        LockSupport.parkNanos(pacingNanos);
-                    }
-                }
-                return backgroundAcquires.get();
-            }));
+            background.add(
+                    pool.submit(
+                            () -> {
+                                while (!stop.get()) {
+                                    recorder.acquire(s.ranges(), "hot", 1);
+                                    backgroundAcquires.incrementAndGet();
+                                    if (pacingNanos > 0) {
+                                        LockSupport.parkNanos(pacingNanos);
+                                    }
+                                }
+                                return backgroundAcquires.get();
+                            }));
         }
-        // the background writers are under way (and have settled into their pattern) before the joiner starts
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+        // the background writers are under way (and have settled into their pattern) before the
+        // joiner starts
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> backgroundAcquires.get() >= 300);
         Store joiner = open();
         List<String> failures = new ArrayList<>();
@@ -100,13 +109,20 @@ class FairnessTest {
             slowestNanos = Math.max(slowestNanos, System.nanoTime() - started);
         }
         stop.set(true);
-        System.out.printf("joiner: %d acquires, slowest %d ms; background writers: %d acquires%n", JOINER_ACQUIRES,
-                TimeUnit.NANOSECONDS.toMillis(slowestNanos), backgroundAcquires.get());
+        System.out.printf(
+                "joiner: %d acquires, slowest %d ms; background writers: %d acquires%n",
+                JOINER_ACQUIRES,
+                TimeUnit.NANOSECONDS.toMillis(slowestNanos),
+                backgroundAcquires.get());
         for (Future<Long> f : background) {
             f.get(30, TimeUnit.SECONDS); // a background writer's timeout fails the test here
         }
-        assertThat(failures).as("the joiner's failed acquires (slowest took %d ms; background writers did %d)",
-                TimeUnit.NANOSECONDS.toMillis(slowestNanos), backgroundAcquires.get()).isEmpty();
+        assertThat(failures)
+                .as(
+                        "the joiner's failed acquires (slowest took %d ms; background writers did"
+                                + " %d)",
+                        TimeUnit.NANOSECONDS.toMillis(slowestNanos), backgroundAcquires.get())
+                .isEmpty();
         HistoryChecker.check(recorder.events()).assertValid();
     }
 

@@ -9,7 +9,6 @@ import io.cosid.store.tck.HistoryChecker;
 import io.cosid.store.tck.HistoryRecorder;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,7 +40,8 @@ class RacesTest {
     }
 
     @Test
-    @DisplayName("64 owners racing for a 64-slot namespace get 64 distinct slots; a 65th is refused")
+    @DisplayName(
+            "64 owners racing for a 64-slot namespace get 64 distinct slots; a 65th is refused")
     void namespaceRace() throws Exception {
         fixture.openStore().slots().define("workers", 64, Duration.ofSeconds(1));
         HistoryRecorder recorder = new HistoryRecorder();
@@ -55,15 +55,23 @@ class RacesTest {
         for (int i = 0; i < 65; i++) {
             Store s = stores.get(i);
             String owner = "owner-" + i;
-            results.add(pool.submit(() -> {
-                go.await();
-                try {
-                    return Optional.of(recorder.acquire(s.slots(), "workers", owner, Duration.ofMinutes(5), 64));
-                } catch (SlotsExhaustedException e) {
-                    refused.incrementAndGet();
-                    return Optional.<SlotLease>empty();
-                }
-            }));
+            results.add(
+                    pool.submit(
+                            () -> {
+                                go.await();
+                                try {
+                                    return Optional.of(
+                                            recorder.acquire(
+                                                    s.slots(),
+                                                    "workers",
+                                                    owner,
+                                                    Duration.ofMinutes(5),
+                                                    64));
+                                } catch (SlotsExhaustedException e) {
+                                    refused.incrementAndGet();
+                                    return Optional.<SlotLease>empty();
+                                }
+                            }));
         }
         go.countDown();
         List<Integer> slots = new ArrayList<>();
@@ -83,13 +91,15 @@ class RacesTest {
         CountDownLatch go = new CountDownLatch(1);
         for (int c = 0; c < 8; c++) {
             Store s = fixture.openStore();
-            results.add(pool.submit(() -> {
-                go.await();
-                for (int i = 0; i < 150; i++) {
-                    recorder.acquire(s.ranges(), "hot", 10);
-                }
-                return null;
-            }));
+            results.add(
+                    pool.submit(
+                            () -> {
+                                go.await();
+                                for (int i = 0; i < 150; i++) {
+                                    recorder.acquire(s.ranges(), "hot", 10);
+                                }
+                                return null;
+                            }));
         }
         go.countDown();
         for (Future<?> f : results) {

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The nodes look exactly as docs/contract.md ("ZooKeeper layout") says, read with a plain client. */
+/**
+ * The nodes look exactly as docs/contract.md ("ZooKeeper layout") says, read with a plain client.
+ */
 @DisplayName("The raw nodes on ZooKeeper")
 class RawNodeLayoutTest {
 
@@ -65,35 +67,46 @@ class RawNodeLayoutTest {
         store.slots().define("workers", 16, Duration.ofSeconds(1));
         SlotLease lease = store.slots().acquire("workers", "host-7", Duration.ofSeconds(30));
         String slot = fixture.raw("/slot/workers/0");
-        assertThat(slot).matches("""
-                state=held
-                owner=host-7
-                lastOwner=host-7
-                incarnation=1
-                fence=1
-                ttl=30000
-                tolerance=1000
-                floor=0
-                expiresMin=\\d+
-                ceilingMin=0
-                nextFloor=0
-                nonce=[0-9a-f-]{36}
-                """);
+        assertThat(slot)
+                .matches(
+                        """
+                        state=held
+                        owner=host-7
+                        lastOwner=host-7
+                        incarnation=1
+                        fence=1
+                        ttl=30000
+                        tolerance=1000
+                        floor=0
+                        expiresMin=\\d+
+                        ceilingMin=0
+                        nextFloor=0
+                        nonce=[0-9a-f-]{36}
+                        """);
         assertThat(fixture.raw("/owner/workers/host-7")).startsWith("slots=0\nnonce=");
         Stat slotStat = fixture.admin().checkExists().forPath(fixture.root() + "/slot/workers/0");
-        Stat indexStat = fixture.admin().checkExists().forPath(fixture.root() + "/owner/workers/host-7");
+        Stat indexStat =
+                fixture.admin().checkExists().forPath(fixture.root() + "/owner/workers/host-7");
         assertThat(indexStat.getMzxid()).as("one transaction").isEqualTo(slotStat.getMzxid());
         long expiresMin = Long.parseLong(slot.replaceAll("(?s).*expiresMin=(\\d+).*", "$1"));
-        assertThat(expiresMin).as("the acquire's clock time + ttl").isLessThanOrEqualTo(slotStat.getMtime() + 30000);
-        assertThat(lease.expiresAt().toEpochMilli()).isEqualTo(Math.max(expiresMin, slotStat.getMtime() + 30000));
-        assertThat(lease.fence()).as("the fence lives in the data, not in Stat.version").isEqualTo(1);
+        assertThat(expiresMin)
+                .as("the acquire's clock time + ttl")
+                .isLessThanOrEqualTo(slotStat.getMtime() + 30000);
+        assertThat(lease.expiresAt().toEpochMilli())
+                .isEqualTo(Math.max(expiresMin, slotStat.getMtime() + 30000));
+        assertThat(lease.fence())
+                .as("the fence lives in the data, not in Stat.version")
+                .isEqualTo(1);
         assertThat(slotStat.getVersion()).isZero();
 
         SlotLease renewed = store.slots().renew(lease);
-        assertThat(fixture.raw("/slot/workers/0")).contains("expiresMin=" + lease.expiresAt().toEpochMilli() + "\n")
-                .contains("ceilingMin=" + lease.ceiling().toEpochMilli() + "\n").contains("fence=1\n");
+        assertThat(fixture.raw("/slot/workers/0"))
+                .contains("expiresMin=" + lease.expiresAt().toEpochMilli() + "\n")
+                .contains("ceilingMin=" + lease.ceiling().toEpochMilli() + "\n")
+                .contains("fence=1\n");
         store.slots().release(renewed);
-        assertThat(fixture.raw("/slot/workers/0")).startsWith("state=released\nowner=\nlastOwner=host-7\n")
+        assertThat(fixture.raw("/slot/workers/0"))
+                .startsWith("state=released\nowner=\nlastOwner=host-7\n")
                 .contains("expiresMin=" + renewed.expiresAt().toEpochMilli() + "\n");
     }
 }

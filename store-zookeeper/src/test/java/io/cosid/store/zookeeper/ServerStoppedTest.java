@@ -15,21 +15,26 @@ import io.cosid.store.tck.HistoryRecorder;
 import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import io.cosid.store.zookeeper.harness.ZooKeeperServers;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** A server that stops mid-run: operations end within the budget, and nothing is handed out twice after. */
+/**
+ * A server that stops mid-run: operations end within the budget, and nothing is handed out twice
+ * after.
+ */
 @DisplayName("A ZooKeeper server stopped mid-run")
 class ServerStoppedTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
     private final ForkedEnsemble server = ForkedEnsemble.standalone(ZooKeeperServers.PRIMARY);
-    private final Store store = ZooKeeperStores.open(StoreConfig.of("stopped", "zookeeper").withTimeout(TIMEOUT)
-            .withOption("connectString", server.connectString())
-            .withOption("sessionTimeout", "10s")
-            .withOption("retry.maxRetries", "29"));
+    private final Store store =
+            ZooKeeperStores.open(
+                    StoreConfig.of("stopped", "zookeeper")
+                            .withTimeout(TIMEOUT)
+                            .withOption("connectString", server.connectString())
+                            .withOption("sessionTimeout", "10s")
+                            .withOption("retry.maxRetries", "29"));
 
     @AfterEach
     void close() {
@@ -38,30 +43,38 @@ class ServerStoppedTest {
     }
 
     @Test
-    @DisplayName("gives StoreTimeoutException within the budget, and no duplicate once the server is back")
+    @DisplayName(
+            "gives StoreTimeoutException within the budget, and no duplicate once the server is"
+                    + " back")
     void timeoutThenNoDuplicate() {
         HistoryRecorder recorder = new HistoryRecorder();
         store.slots().define("workers", 4, Duration.ofMillis(500));
         for (int i = 0; i < 10; i++) {
             recorder.acquire(store.ranges(), "orders", 10);
         }
-        SlotLease lease = recorder.acquire(store.slots(), "workers", "host-1", Duration.ofSeconds(5), 4);
+        SlotLease lease =
+                recorder.acquire(store.slots(), "workers", "host-1", Duration.ofSeconds(5), 4);
 
         server.kill(1);
-        for (Runnable op : new Runnable[] {
-                () -> store.ranges().acquire("orders", 10),
-                () -> store.ranges().peek("orders"),
-                () -> store.slots().acquire("workers", "host-2", Duration.ofSeconds(5)),
-                () -> store.slots().renew(lease)}) {
+        for (Runnable op :
+                new Runnable[] {
+                    () -> store.ranges().acquire("orders", 10),
+                    () -> store.ranges().peek("orders"),
+                    () -> store.slots().acquire("workers", "host-2", Duration.ofSeconds(5)),
+                    () -> store.slots().renew(lease)
+                }) {
             long start = System.nanoTime();
             assertThatThrownBy(op::run).isInstanceOf(StoreTimeoutException.class);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.plusMillis(700));
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isLessThan(TIMEOUT.plusMillis(700));
         }
 
         server.restart(1);
-        Range after = await("the store to work again").atMost(Duration.ofSeconds(30))
-                .ignoreExceptionsInstanceOf(StoreException.class)
-                .until(() -> recorder.acquire(store.ranges(), "orders", 10), r -> true);
+        Range after =
+                await("the store to work again")
+                        .atMost(Duration.ofSeconds(30))
+                        .ignoreExceptionsInstanceOf(StoreException.class)
+                        .until(() -> recorder.acquire(store.ranges(), "orders", 10), r -> true);
         assertThat(after.start()).isGreaterThanOrEqualTo(100);
         for (int i = 0; i < 10; i++) {
             recorder.acquire(store.ranges(), "orders", 10);

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Nodes changed by hand while stores use them, on a real server (docs/contract.md, "Corrupt data"). Every
- * running store has seen the node above what an operator writes, so each refuses it, and nothing is handed out
- * twice.
+ * Nodes changed by hand while stores use them, on a real server (docs/contract.md, "Corrupt data").
+ * Every running store has seen the node above what an operator writes, so each refuses it, and
+ * nothing is handed out twice.
  */
 @DisplayName("Nodes tampered with while stores run")
 class TamperedWhileRunningTest {
@@ -41,10 +41,17 @@ class TamperedWhileRunningTest {
     }
 
     @Test
-    @DisplayName("a counter lowered on the right version while 4 stores acquire: each store refuses it, no value twice")
+    @DisplayName(
+            "a counter lowered on the right version while 4 stores acquire: each store refuses it,"
+                    + " no value twice")
     void counterLoweredUnderLoad() throws Exception {
         HistoryRecorder recorder = new HistoryRecorder();
-        List<Store> stores = List.of(fixture.openStore(), fixture.openStore(), fixture.openStore(), fixture.openStore());
+        List<Store> stores =
+                List.of(
+                        fixture.openStore(),
+                        fixture.openStore(),
+                        fixture.openStore(),
+                        fixture.openStore());
         List<AtomicReference<StoreException>> lastError = new ArrayList<>();
         List<AtomicInteger> acquired = new ArrayList<>();
         List<Thread> clients = new ArrayList<>();
@@ -53,42 +60,59 @@ class TamperedWhileRunningTest {
             AtomicInteger count = new AtomicInteger();
             lastError.add(error);
             acquired.add(count);
-            Thread t = new Thread(() -> {
-                // acquire until this store refuses the node: a corrupt node stays refused
-                while (!(error.get() instanceof StoreCorruptedException)) {
-                    try {
-                        recorder.acquire(store.ranges(), "orders", 100);
-                        count.incrementAndGet();
-                    } catch (StoreException e) {
-                        error.set(e);
-                    }
-                }
-            });
+            Thread t =
+                    new Thread(
+                            () -> {
+                                // acquire until this store refuses the node: a corrupt node stays
+                                // refused
+                                while (!(error.get() instanceof StoreCorruptedException)) {
+                                    try {
+                                        recorder.acquire(store.ranges(), "orders", 100);
+                                        count.incrementAndGet();
+                                    } catch (StoreException e) {
+                                        error.set(e);
+                                    }
+                                }
+                            });
             t.setDaemon(true);
             clients.add(t);
             t.start();
         }
-        await("every store to have acquired").atMost(Duration.ofSeconds(60))
+        await("every store to have acquired")
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> acquired.stream().allMatch(c -> c.get() >= 10));
 
-        // the operator reads the node and writes "1" on the version it read, again until no client came between
+        // the operator reads the node and writes "1" on the version it read, again until no client
+        // came between
         String path = fixture.root() + "/range/orders";
-        await("the operator's write to land").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(1))
-                .ignoreException(KeeperException.BadVersionException.class).until(() -> {
-                    Stat stat = new Stat();
-                    fixture.admin().getData().storingStatIn(stat).forPath(path);
-                    fixture.admin().setData().withVersion(stat.getVersion())
-                            .forPath(path, "1".getBytes(StandardCharsets.US_ASCII));
-                    return true;
-                });
+        await("the operator's write to land")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(1))
+                .ignoreException(KeeperException.BadVersionException.class)
+                .until(
+                        () -> {
+                            Stat stat = new Stat();
+                            fixture.admin().getData().storingStatIn(stat).forPath(path);
+                            fixture.admin()
+                                    .setData()
+                                    .withVersion(stat.getVersion())
+                                    .forPath(path, "1".getBytes(StandardCharsets.US_ASCII));
+                            return true;
+                        });
 
-        await("every store to refuse the lowered node").atMost(Duration.ofSeconds(60))
-                .until(() -> lastError.stream().allMatch(e -> e.get() instanceof StoreCorruptedException));
+        await("every store to refuse the lowered node")
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                        () ->
+                                lastError.stream()
+                                        .allMatch(e -> e.get() instanceof StoreCorruptedException));
         for (Thread t : clients) {
             t.join(30_000);
         }
         assertThat(lastError).allSatisfy(e -> assertThat(e.get()).hasMessageContaining("below"));
-        assertThat(fixture.raw("/range/orders")).as("the node is left as the operator wrote it").isEqualTo("1");
+        assertThat(fixture.raw("/range/orders"))
+                .as("the node is left as the operator wrote it")
+                .isEqualTo("1");
         HistoryChecker.Report report = HistoryChecker.check(recorder.events());
         report.assertValid();
         assertThat(report.duplicates()).isZero();

@@ -10,7 +10,10 @@ import io.cosid.store.zookeeper.harness.ZooKeeperServers;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The container path of the harness: runs where a Docker engine exists, skips visibly where none does. */
+/**
+ * The container path of the harness: runs where a Docker engine exists, skips visibly where none
+ * does.
+ */
 @DisplayName("ZooKeeper on Testcontainers")
 class TestcontainersTest {
 
@@ -19,8 +22,10 @@ class TestcontainersTest {
     void containerServer() {
         assumeThat(ZooKeeperServers.dockerAvailable()).as("a Docker engine is reachable").isTrue();
         try (ZooKeeperServer server = ZooKeeperServers.container(ZooKeeperServers.PRIMARY);
-             Store store = ZooKeeperStores.open(StoreConfig.of("tc", "zookeeper")
-                     .withOption("connectString", server.connectString()))) {
+                Store store =
+                        ZooKeeperStores.open(
+                                StoreConfig.of("tc", "zookeeper")
+                                        .withOption("connectString", server.connectString()))) {
             assertThat(store.ranges().acquire("k", 5).end()).isEqualTo(5);
         }
     }

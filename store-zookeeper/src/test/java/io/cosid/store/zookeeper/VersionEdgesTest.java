@@ -22,11 +22,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every write path at the data versions where ints wrap or carry meaning: ZooKeeper's version is an int that
- * reaches {@code Integer.MAX_VALUE}, wraps to {@code MIN_VALUE}, passes -2 and -1 (the "any version" value a
- * compare-and-set must never send) and 0 again. An in-process server's data tree puts a node there at once.
- * Each path must still land exactly one write with the right data, whether the store had the node cached at an
- * older version or reads it fresh.
+ * Every write path at the data versions where ints wrap or carry meaning: ZooKeeper's version is an
+ * int that reaches {@code Integer.MAX_VALUE}, wraps to {@code MIN_VALUE}, passes -2 and -1 (the
+ * "any version" value a compare-and-set must never send) and 0 again. An in-process server's data
+ * tree puts a node there at once. Each path must still land exactly one write with the right data,
+ * whether the store had the node cached at an older version or reads it fresh.
  */
 @DisplayName("Writes at data versions MAX, MIN, -2, -1 and 0")
 class VersionEdgesTest {
@@ -51,9 +51,12 @@ class VersionEdgesTest {
     }
 
     private Store open() {
-        Store store = ZooKeeperStores.open(StoreConfig.of("versions", "zookeeper").withTimeout(Duration.ofSeconds(10))
-                .withOption("connectString", server.connectString())
-                .withOption("root", root));
+        Store store =
+                ZooKeeperStores.open(
+                        StoreConfig.of("versions", "zookeeper")
+                                .withTimeout(Duration.ofSeconds(10))
+                                .withOption("connectString", server.connectString())
+                                .withOption("root", root));
         stores.add(store);
         return store;
     }
@@ -64,7 +67,8 @@ class VersionEdgesTest {
 
     @ParameterizedTest(name = "version {0}")
     @ValueSource(ints = {Integer.MAX_VALUE, Integer.MIN_VALUE, -2, -1, 0})
-    @DisplayName("range acquire, advance and seal, from a cached older version and from a fresh read")
+    @DisplayName(
+            "range acquire, advance and seal, from a cached older version and from a fresh read")
     void ranges(int version) {
         begin(version);
         Store cached = open();
@@ -87,7 +91,9 @@ class VersionEdgesTest {
 
     @ParameterizedTest(name = "version {0}")
     @ValueSource(ints = {Integer.MAX_VALUE, Integer.MIN_VALUE, -2, -1, 0})
-    @DisplayName("slot acquire of a free slot, renew, release and advance; owner index and namespace too")
+    @DisplayName(
+            "slot acquire of a free slot, renew, release and advance; owner index and namespace"
+                    + " too")
     void slots(int version) {
         begin(version);
         Store store = open();
@@ -99,7 +105,9 @@ class VersionEdgesTest {
         server.setVersion(slot, version);
         server.setVersion(root + "/owner/ns/a", version);
         SlotLease again = open().slots().acquire("ns", "a", Duration.ofMinutes(5));
-        assertThat(again.slot()).as("a free slot at this version is taken, not created again").isEqualTo(first.slot());
+        assertThat(again.slot())
+                .as("a free slot at this version is taken, not created again")
+                .isEqualTo(first.slot());
         assertThat(again.fence()).isEqualTo(first.fence() + 1);
 
         server.setVersion(slot, version);
@@ -112,12 +120,15 @@ class VersionEdgesTest {
         assertThat(end).isEqualTo(renewed.floor());
 
         server.setVersion(slot, version);
-        SlotView advanced = open().slots().advance("ns", first.slot(), 50, Instant.parse("2030-01-01T00:00:00Z"));
+        SlotView advanced =
+                open().slots()
+                        .advance("ns", first.slot(), 50, Instant.parse("2030-01-01T00:00:00Z"));
         assertThat(advanced.fence()).isEqualTo(50);
 
         server.setVersion(root + "/slot/ns", version);
         Namespace raised = open().slots().define("ns", 4, Duration.ofSeconds(1));
         assertThat(raised.limit()).isEqualTo(4);
-        assertThat(store.slots().acquire("ns", "b", Duration.ofMinutes(5), first.slot()).fence()).isEqualTo(51);
+        assertThat(store.slots().acquire("ns", "b", Duration.ofMinutes(5), first.slot()).fence())
+                .isEqualTo(51);
     }
 }

@@ -4,6 +4,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.tck.StoreFixture;
 import io.cosid.store.tck.Tampering;
+import io.cosid.store.zookeeper.harness.TlsMaterial;
 import io.cosid.store.zookeeper.harness.ZooKeeperServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,12 +19,13 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The TCK's view of a ZooKeeper server: every test gets a fresh root on the shared server; every store is a
- * new client with its own session, as a separate process would have; tampering goes through a plain client.
- * The store's clock is the server's, so there is no manual clock.
+ * The TCK's view of a ZooKeeper server: every test gets a fresh root on the shared server; every
+ * store is a new client with its own session, as a separate process would have; tampering goes
+ * through a plain client. The store's clock is the server's, so there is no manual clock.
  */
 public final class ZooKeeperFixture implements StoreFixture, Tampering {
 
@@ -32,6 +34,7 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     private final CuratorFramework admin;
     private final List<Store> opened = new ArrayList<>();
     private final Map<String, String> storeOptions;
+
     /** A node outside the root that the fixture writes to read the server's clock. */
     private final String probe = root + "-probe";
 
@@ -42,19 +45,23 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     /**
      * A fixture whose stores get extra options (credentials, TLS); the admin client gets the same.
      *
-     * @param server       the server
+     * @param server the server
      * @param storeOptions options added to every store's configuration
      */
     public ZooKeeperFixture(ZooKeeperServer server, Map<String, String> storeOptions) {
         this.server = server;
         this.storeOptions = Map.copyOf(storeOptions);
-        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder().connectString(server.connectString())
-                .retryPolicy(new RetryOneTime(100)).ensembleTracker(false);
+        CuratorFrameworkFactory.Builder builder =
+                CuratorFrameworkFactory.builder()
+                        .connectString(server.connectString())
+                        .retryPolicy(new RetryOneTime(100))
+                        .ensembleTracker(false);
         if (storeOptions.containsKey("tls.trustStore.location")) {
             builder.zkClientConfig(tlsClientConfig(storeOptions));
         }
         if (storeOptions.containsKey("auth.digest")) {
-            builder.authorization("digest", storeOptions.get("auth.digest").getBytes(StandardCharsets.UTF_8));
+            builder.authorization(
+                    "digest", storeOptions.get("auth.digest").getBytes(StandardCharsets.UTF_8));
         }
         this.admin = builder.build();
         admin.start();
@@ -80,10 +87,12 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     }
 
     public StoreConfig config() {
-        StoreConfig c = StoreConfig.of("tck", "zookeeper").withTimeout(Duration.ofSeconds(5))
-                .withOption("connectString", server.connectString())
-                .withOption("root", root)
-                .withOption("sessionTimeout", "10s");
+        StoreConfig c =
+                StoreConfig.of("tck", "zookeeper")
+                        .withTimeout(Duration.ofSeconds(5))
+                        .withOption("connectString", server.connectString())
+                        .withOption("root", root)
+                        .withOption("sessionTimeout", "10s");
         for (Map.Entry<String, String> e : storeOptions.entrySet()) {
             c = c.withOption(e.getKey(), e.getValue());
         }
@@ -91,18 +100,29 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     }
 
     /** The TLS store options for a TLS-only harness server. */
-    public static Map<String, String> tlsOptions(io.cosid.store.zookeeper.harness.TlsMaterial tls) {
-        return Map.of("tls.enabled", "true",
-                "tls.keyStore.location", tls.clientKeyStore().toString(), "tls.keyStore.password", tls.password(),
-                "tls.keyStore.type", "PKCS12",
-                "tls.trustStore.location", tls.trustStore().toString(), "tls.trustStore.password", tls.password(),
-                "tls.trustStore.type", "PKCS12");
+    public static Map<String, String> tlsOptions(TlsMaterial tls) {
+        return Map.of(
+                "tls.enabled",
+                "true",
+                "tls.keyStore.location",
+                tls.clientKeyStore().toString(),
+                "tls.keyStore.password",
+                tls.password(),
+                "tls.keyStore.type",
+                "PKCS12",
+                "tls.trustStore.location",
+                tls.trustStore().toString(),
+                "tls.trustStore.password",
+                tls.password(),
+                "tls.trustStore.type",
+                "PKCS12");
     }
 
-    private static org.apache.zookeeper.client.ZKClientConfig tlsClientConfig(Map<String, String> o) {
-        org.apache.zookeeper.client.ZKClientConfig c = new org.apache.zookeeper.client.ZKClientConfig();
-        c.setProperty(org.apache.zookeeper.client.ZKClientConfig.SECURE_CLIENT, "true");
-        c.setProperty(org.apache.zookeeper.client.ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
+    private static ZKClientConfig tlsClientConfig(Map<String, String> o) {
+        ZKClientConfig c = new ZKClientConfig();
+        c.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
+        c.setProperty(
+                ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
                 "org.apache.zookeeper.ClientCnxnSocketNetty");
         c.setProperty("zookeeper.ssl.keyStore.location", o.get("tls.keyStore.location"));
         c.setProperty("zookeeper.ssl.keyStore.password", o.get("tls.keyStore.password"));
@@ -209,7 +229,10 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
         put(root + "/owner/" + namespace + "/" + ownerKey, garbage);
     }
 
-    /** Every node under the root but the clocks: data, version, czxid and mzxid (which any write changes). */
+    /**
+     * Every node under the root but the clocks: data, version, czxid and mzxid (which any write
+     * changes).
+     */
     @Override
     public Object snapshot() {
         return snapshot(false);
@@ -235,7 +258,8 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     public String raw(String relativePath) {
         try {
             String path = root + relativePath;
-            return admin.checkExists().forPath(path) == null ? null
+            return admin.checkExists().forPath(path) == null
+                    ? null
                     : new String(admin.getData().forPath(path), StandardCharsets.UTF_8);
         } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -249,8 +273,15 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
         }
         if (withClocks || !path.endsWith("/.clock")) {
             byte[] data = admin.getData().forPath(path);
-            nodes.put(path, new String(data, StandardCharsets.UTF_8) + " v" + stat.getVersion() + " c" + stat.getCzxid()
-                    + " m" + stat.getMzxid());
+            nodes.put(
+                    path,
+                    new String(data, StandardCharsets.UTF_8)
+                            + " v"
+                            + stat.getVersion()
+                            + " c"
+                            + stat.getCzxid()
+                            + " m"
+                            + stat.getMzxid());
         }
         for (String child : admin.getChildren().forPath(path)) {
             walk(path + "/" + child, nodes, withClocks);

@@ -14,6 +14,7 @@ class ZooKeeperTlsTest extends StoreCompatibilityKit {
 
     @Override
     protected StoreFixture createFixture() {
-        return new ZooKeeperFixture(SERVER.server(), ZooKeeperFixture.tlsOptions(SERVER.tlsMaterial()));
+        return new ZooKeeperFixture(
+                SERVER.server(), ZooKeeperFixture.tlsOptions(SERVER.tlsMaterial()));
     }
 }

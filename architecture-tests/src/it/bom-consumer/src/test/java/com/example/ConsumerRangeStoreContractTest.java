@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A user running the TCK from the jar with a fixture of their own (no tampering: those tests skip). */
+/**
+ * A user running the TCK from the jar with a fixture of their own (no tampering: those tests skip).
+ */
 class ConsumerRangeStoreContractTest extends RangeStoreContract {
 
     @Override

@@ -9,6 +9,5 @@ public class PlantedInternalWiring {
      *
      * @param client a client
      */
-    public static void wire(CuratorFramework client) {
-    }
+    public static void wire(CuratorFramework client) {}
 }

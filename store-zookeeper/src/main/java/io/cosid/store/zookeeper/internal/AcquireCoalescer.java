@@ -13,25 +13,28 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Coalesces concurrent {@code acquire} calls on one key inside one store: one compare-and-set for all of
- * them, split locally in arrival order.
+ * Coalesces concurrent {@code acquire} calls on one key inside one store: one compare-and-set for
+ * all of them, split locally in arrival order.
  *
- * <p>Why: every acquire on a key is a conditional write on one node, and ZooKeeper commits writes to a node
- * one at a time; threads of one process racing each other would only turn each other's writes into
- * {@code BadVersion}s. Instead, callers queue, one of them holds the key's turn and writes
- * {@code next += sum of sizes} once, and every queued caller gets its own consecutive part of that range.
- * With one caller this is exactly one write, as before.
+ * <p>Why: every acquire on a key is a conditional write on one node, and ZooKeeper commits writes
+ * to a node one at a time; threads of one process racing each other would only turn each other's
+ * writes into {@code BadVersion}s. Instead, callers queue, one of them holds the key's turn and
+ * writes {@code next += sum of sizes} once, and every queued caller gets its own consecutive part
+ * of that range. With one caller this is exactly one write, as before.
  *
- * <p>Callers never wait for the lock itself: the writer wakes each caller it answered, and after its turn
- * wakes the first caller still queued to take the next one, so a finished caller is not held up behind a
- * newcomer's write. Budgets stay per caller: a caller that runs out of time while queued withdraws (nothing
- * was written for it); one whose request is already being written gives up with a timeout and its part
- * becomes a gap, never a value handed out twice. When the writer's own budget ends, the callers it carried
- * queue again with theirs.
+ * <p>Callers never wait for the lock itself: the writer wakes each caller it answered, and after
+ * its turn wakes the first caller still queued to take the next one, so a finished caller is not
+ * held up behind a newcomer's write. Budgets stay per caller: a caller that runs out of time while
+ * queued withdraws (nothing was written for it); one whose request is already being written gives
+ * up with a timeout and its part becomes a gap, never a value handed out twice. When the writer's
+ * own budget ends, the callers it carried queue again with theirs.
  */
 final class AcquireCoalescer {
 
-    /** Writes one range of {@code size} for the key, with everything that entails (CAS loop, backoff). */
+    /**
+     * Writes one range of {@code size} for the key, with everything that entails (CAS loop,
+     * backoff).
+     */
     interface Writer {
         Range write(long size, Deadline deadline);
     }
@@ -40,7 +43,10 @@ final class AcquireCoalescer {
     private static final int TAKEN = 1;
     private static final int WITHDRAWN = 2;
 
-    /** One caller's request; its outcome is set once by the writer that took it, which then wakes its caller. */
+    /**
+     * One caller's request; its outcome is set once by the writer that took it, which then wakes
+     * its caller.
+     */
     private static final class Request {
         final long size;
         final Thread caller = Thread.currentThread();
@@ -58,7 +64,9 @@ final class AcquireCoalescer {
         }
     }
 
-    /** Longest a waiting caller sleeps before looking again (a safety net; wake-ups are explicit). */
+    /**
+     * Longest a waiting caller sleeps before looking again (a safety net; wake-ups are explicit).
+     */
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final Writer writer;
@@ -80,14 +88,16 @@ final class AcquireCoalescer {
             if (mine.failure != null) {
                 throw mine.failure;
             }
-            // retry: the writer that carried this request ran out of its own budget; queue again with ours
+            // retry: the writer that carried this request ran out of its own budget; queue again
+            // with ours
         }
         throw deadline.expired(null);
     }
 
     /**
-     * Either takes the turn and writes for everyone queued, or sleeps until the writer holding the turn has
-     * answered this request or handed the turn on to it. Answered callers leave without touching the lock.
+     * Either takes the turn and writes for everyone queued, or sleeps until the writer holding the
+     * turn has answered this request or handed the turn on to it. Answered callers leave without
+     * touching the lock.
      */
     private void awaitAnswer(Request mine, Deadline deadline) {
         while (!mine.answered()) {
@@ -103,7 +113,9 @@ final class AcquireCoalescer {
                 continue;
             }
             long left = deadline.remainingNanos();
-            if (left <= 0 || Thread.currentThread().isInterrupted()) { // the flag stays set for the caller
+            if (left <= 0
+                    || Thread.currentThread()
+                            .isInterrupted()) { // the flag stays set for the caller
                 giveUp(mine, deadline);
                 return;
             }
@@ -111,7 +123,10 @@ final class AcquireCoalescer {
         }
     }
 
-    /** After a turn: wakes the caller of the first request still queued, so that it takes the next turn. */
+    /**
+     * After a turn: wakes the caller of the first request still queued, so that it takes the next
+     * turn.
+     */
     private void handOn() {
         for (Request r : queue) {
             if (r.state.get() == QUEUED) {
@@ -121,14 +136,20 @@ final class AcquireCoalescer {
         }
     }
 
-    /** Out of time: withdraw if still queued; if a writer already has the request, its part becomes a gap. */
+    /**
+     * Out of time: withdraw if still queued; if a writer already has the request, its part becomes
+     * a gap.
+     */
     private void giveUp(Request mine, Deadline deadline) {
         if (mine.state.compareAndSet(QUEUED, WITHDRAWN) || !mine.answered()) {
             throw deadline.expired(null);
         }
     }
 
-    /** Holding the turn: takes everything queued (this caller's request included) and writes it at once. */
+    /**
+     * Holding the turn: takes everything queued (this caller's request included) and writes it at
+     * once.
+     */
     private void writeQueued(Request mine, Deadline deadline) {
         List<Request> batch = new ArrayList<>();
         long total = 0;
@@ -188,10 +209,11 @@ final class AcquireCoalescer {
     }
 
     /**
-     * Ends every unanswered request of the batch with the writer's failure; after the writer's own timeout the
-     * others queue again instead, with their own budgets.
+     * Ends every unanswered request of the batch with the writer's failure; after the writer's own
+     * timeout the others queue again instead, with their own budgets.
      */
-    private static void answerAll(List<Request> batch, Request mine, StoreException failure, boolean othersRetry) {
+    private static void answerAll(
+            List<Request> batch, Request mine, StoreException failure, boolean othersRetry) {
         for (Request r : batch) {
             if (r.answered()) {
                 continue;

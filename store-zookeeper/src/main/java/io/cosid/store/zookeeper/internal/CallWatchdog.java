@@ -10,20 +10,21 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.zookeeper.KeeperException;
 
 /**
- * Keeps a synchronous ZooKeeper call to its operation's budget: one shared daemon thread interrupts a caller
- * still waiting at its deadline, and the caller takes the interrupt back before it returns.
+ * Keeps a synchronous ZooKeeper call to its operation's budget: one shared daemon thread interrupts
+ * a caller still waiting at its deadline, and the caller takes the interrupt back before it
+ * returns.
  *
- * <p>Why synchronous calls at all: the reply to a synchronous request wakes the waiting caller straight from
- * the client's I/O thread, while the reply to an asynchronous one passes through ZooKeeper's event thread
- * first. That one more thread hand-off is a measurable part of a {@code setData} round trip on a nearby
- * server (docs/performance.md), and the single conditional write of an uncontended range acquire is the
- * store's hottest path. Why a watchdog: ZooKeeper's synchronous API waits for the reply without a limit, and its own
- * limit ({@code zookeeper.request.timeout}) is a setting of the caller's client that drops the connection
- * when it fires.
+ * <p>Why synchronous calls at all: the reply to a synchronous request wakes the waiting caller
+ * straight from the client's I/O thread, while the reply to an asynchronous one passes through
+ * ZooKeeper's event thread first. That one more thread hand-off is a measurable part of a {@code
+ * setData} round trip on a nearby server (docs/performance.md), and the single conditional write of
+ * an uncontended range acquire is the store's hottest path. Why a watchdog: ZooKeeper's synchronous
+ * API waits for the reply without a limit, and its own limit ({@code zookeeper.request.timeout}) is
+ * a setting of the caller's client that drops the connection when it fires.
  *
- * <p>A caller is interrupted at most {@link #TICK_NANOS} after its deadline. An interrupt the caller's thread
- * already had, or gets from elsewhere while waiting, ends the call as an interrupt, as it would end a wait for
- * an asynchronous reply.
+ * <p>A caller is interrupted at most {@link #TICK_NANOS} after its deadline. An interrupt the
+ * caller's thread already had, or gets from elsewhere while waiting, ends the call as an interrupt,
+ * as it would end a wait for an asynchronous reply.
  */
 final class CallWatchdog {
 
@@ -57,6 +58,7 @@ final class CallWatchdog {
 
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
     private final Thread thread;
+
     /** Set by the watchdog before it parks with nobody waiting; a new caller then wakes it. */
     private volatile boolean idle;
 
@@ -67,12 +69,15 @@ final class CallWatchdog {
     }
 
     /**
-     * Runs {@code call} on this thread, interrupting it if it still runs {@code remainingNanos} from now.
+     * Runs {@code call} on this thread, interrupting it if it still runs {@code remainingNanos}
+     * from now.
      *
-     * @throws TimeoutException when the watchdog interrupted the call; this thread is not left interrupted
+     * @throws TimeoutException when the watchdog interrupted the call; this thread is not left
+     *     interrupted
      * @throws InterruptedException when something else interrupted it
      */
-    <T> T run(long remainingNanos, Call<T> call) throws KeeperException, InterruptedException, TimeoutException {
+    <T> T run(long remainingNanos, Call<T> call)
+            throws KeeperException, InterruptedException, TimeoutException {
         Waiter waiter = new Waiter(System.nanoTime() + remainingNanos);
         waiting.add(waiter);
         if (idle) {
@@ -94,14 +99,17 @@ final class CallWatchdog {
         return result;
     }
 
-    /** Ends the wait; true (and this thread's interrupt cleared) when the watchdog interrupted it. */
+    /**
+     * Ends the wait; true (and this thread's interrupt cleared) when the watchdog interrupted it.
+     */
     private boolean takeBack(Waiter waiter) {
         waiting.remove(waiter);
         if (waiter.state.compareAndSet(WAITING, DONE)) {
             return false;
         }
         while (waiter.state.get() != INTERRUPTED) {
-            Thread.onSpinWait(); // the watchdog is between its decision and its interrupt: a few instructions
+            Thread.onSpinWait(); // the watchdog is between its decision and its interrupt: a few
+            // instructions
         }
         Thread.interrupted();
         return true;
@@ -111,7 +119,8 @@ final class CallWatchdog {
         while (true) {
             if (waiting.isEmpty()) {
                 idle = true;
-                if (waiting.isEmpty()) { // a caller that came after the first look saw idle and unparks us
+                if (waiting.isEmpty()) { // a caller that came after the first look saw idle and
+                    // unparks us
                     LockSupport.park(this);
                 }
                 idle = false;

@@ -12,10 +12,11 @@ import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The one place that sends a conditional write and turns its reply into a {@link WriteOutcome}, as Curator's
- * {@code DistributedAtomicValue.tryOnce} does. One change that is a plain create or compare-and-set goes as a
- * single request; several changes, or a replace at the version wrap ({@link NodeChange}), go as one multi. A
- * write is sent once: what to do after an unknown outcome is the caller's to decide.
+ * The one place that sends a conditional write and turns its reply into a {@link WriteOutcome}, as
+ * Curator's {@code DistributedAtomicValue.tryOnce} does. One change that is a plain create or
+ * compare-and-set goes as a single request; several changes, or a replace at the version wrap
+ * ({@link NodeChange}), go as one multi. A write is sent once: what to do after an unknown outcome
+ * is the caller's to decide.
  */
 @Singleton
 final class ConditionalWrite {
@@ -43,24 +44,35 @@ final class ConditionalWrite {
     }
 
     /**
-     * Sends one change with a read of its node pipelined behind it when it is a plain compare-and-set: a lost
-     * race then already knows the winner's state ({@link WriteOutcome#behind()}), at no extra round trip.
+     * Sends one change with a read of its node pipelined behind it when it is a plain
+     * compare-and-set: a lost race then already knows the winner's state ({@link
+     * WriteOutcome#behind()}), at no extra round trip.
      */
     WriteOutcome sendWithReadBehind(Deadline deadline, String location, NodeChange change) {
         return send(deadline, location, true, List.of(change));
     }
 
-    private WriteOutcome send(Deadline deadline, String location, boolean readBehind, List<NodeChange> changes) {
+    private WriteOutcome send(
+            Deadline deadline, String location, boolean readBehind, List<NodeChange> changes) {
         List<Op> ops = new ArrayList<>();
         changes.forEach(c -> ops.addAll(c.ops(paths)));
         NodeChange only = changes.size() == 1 ? changes.get(0) : null;
         Reply reply;
         Reply behind = null;
         if (only != null && only.create()) {
-            reply = roundTrips.sendOne(deadline, h -> Requests.create(h, only.path(), only.data(), paths.acl()));
+            reply =
+                    roundTrips.sendOne(
+                            deadline,
+                            h -> Requests.create(h, only.path(), only.data(), paths.acl()));
         } else if (only != null && !only.needsClaim() && readBehind) {
-            List<Reply> replies = roundTrips.send(deadline, h -> List.of(
-                    Requests.setData(h, only.path(), only.data(), only.version()), Requests.getData(h, only.path())));
+            List<Reply> replies =
+                    roundTrips.send(
+                            deadline,
+                            h ->
+                                    List.of(
+                                            Requests.setData(
+                                                    h, only.path(), only.data(), only.version()),
+                                            Requests.getData(h, only.path())));
             reply = replies.get(0);
             behind = replies.get(1).ok() ? replies.get(1) : null;
         } else if (only != null && !only.needsClaim()) {
@@ -71,8 +83,13 @@ final class ConditionalWrite {
         return outcome(deadline, location, changes, ops, reply, behind);
     }
 
-    private WriteOutcome outcome(Deadline deadline, String location, List<NodeChange> changes, List<Op> ops,
-                                 Reply reply, Reply behind) {
+    private WriteOutcome outcome(
+            Deadline deadline,
+            String location,
+            List<NodeChange> changes,
+            List<Op> ops,
+            Reply reply,
+            Reply behind) {
         if (reply.ok()) {
             return WriteOutcome.landed(stats(changes, reply));
         }
@@ -104,31 +121,44 @@ final class ConditionalWrite {
         for (NodeChange change : changes) {
             op += change.needsClaim() ? 2 : 1;
             OpResult result = reply.results().get(op);
-            stats.add(result instanceof OpResult.SetDataResult s ? s.getStat()
-                    : result instanceof OpResult.CreateResult c ? c.getStat() : null);
+            stats.add(
+                    result instanceof OpResult.SetDataResult s
+                            ? s.getStat()
+                            : result instanceof OpResult.CreateResult c ? c.getStat() : null);
         }
         return Collections.unmodifiableList(stats);
     }
 
     /**
-     * After a write that failed because a claim node exists: if the claimed node still holds the very state the
-     * claim was made for, the claim cannot come from a writer (claim and write land together, and the write
-     * moves the version past -1). A restore left it, and every writer would fail on it for good, so it is
-     * refused at once, naming the claim node and the repair, instead of being retried until the budget ends.
-     * Any other failure returns: a writer came first.
+     * After a write that failed because a claim node exists: if the claimed node still holds the
+     * very state the claim was made for, the claim cannot come from a writer (claim and write land
+     * together, and the write moves the version past -1). A restore left it, and every writer would
+     * fail on it for good, so it is refused at once, naming the claim node and the repair, instead
+     * of being retried until the budget ends. Any other failure returns: a writer came first.
      */
-    private void refuseStaleClaim(Deadline deadline, String location, List<NodeChange> changes, Reply failed) {
+    private void refuseStaleClaim(
+            Deadline deadline, String location, List<NodeChange> changes, Reply failed) {
         for (NodeChange change : changes) {
             if (!change.needsClaim() || !change.claim(paths).equals(failed.path())) {
                 continue;
             }
             Reply now = reads.one(deadline, h -> Requests.getData(h, change.path()));
-            if (now.ok() && now.stat().getVersion() == -1
+            if (now.ok()
+                    && now.stat().getVersion() == -1
                     && paths.wrapClaim(change.path(), now.data()).equals(failed.path())) {
-                throw new StoreCorruptedException(location, "the claim node " + failed.path() + " of "
-                        + change.path() + " exists although that node still holds the state the claim was made for,"
-                        + " so no write can pass it: a restore left it (repair: delete " + failed.path()
-                        + " once no store writes " + change.path() + ")");
+                throw new StoreCorruptedException(
+                        location,
+                        "the claim node "
+                                + failed.path()
+                                + " of "
+                                + change.path()
+                                + " exists although that node still holds the state the claim was"
+                                + " made for, so no write can pass it: a restore left it (repair:"
+                                + " delete "
+                                + failed.path()
+                                + " once no store writes "
+                                + change.path()
+                                + ")");
             }
         }
     }

@@ -3,7 +3,9 @@ package io.cosid.store.zookeeper.internal;
 import io.cosid.store.StoreTimeoutException;
 import java.time.Duration;
 
-/** The one time budget of a store operation, retries included (docs/contract.md, "Common rules"). */
+/**
+ * The one time budget of a store operation, retries included (docs/contract.md, "Common rules").
+ */
 final class Deadline {
 
     private final String operation;
@@ -45,8 +47,8 @@ final class Deadline {
     }
 
     /**
-     * The operation's thread was interrupted while it waited: the interrupt is restored for the caller, and
-     * the operation ends as out of time, since it will not wait any longer.
+     * The operation's thread was interrupted while it waited: the interrupt is restored for the
+     * caller, and the operation ends as out of time, since it will not wait any longer.
      */
     StoreTimeoutException interrupted(InterruptedException cause) {
         Thread.currentThread().interrupt();

@@ -3,17 +3,17 @@ package io.cosid.store.zookeeper.internal;
 import static io.cosid.store.StoreArguments.printable;
 
 import io.cosid.store.StoreCorruptedException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code name=value} lines of slot, namespace and owner-index nodes: exactly the expected names, each
- * once, in any order. Anything else is corrupt data, reported with where it was found.
+ * The {@code name=value} lines of slot, namespace and owner-index nodes: exactly the expected
+ * names, each once, in any order. Anything else is corrupt data, reported with where it was found.
  */
 final class Lines {
 
@@ -34,10 +34,13 @@ final class Lines {
     static Lines decode(String location, byte[] data, List<String> names) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(data == null ? new byte[0] : data)).toString();
+            text =
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT)
+                            .decode(ByteBuffer.wrap(data == null ? new byte[0] : data))
+                            .toString();
         } catch (CharacterCodingException e) {
             throw new StoreCorruptedException(location, "the data is not UTF-8 text");
         }
@@ -48,12 +51,13 @@ final class Lines {
             }
             int eq = line.indexOf('=');
             if (eq <= 0) {
-                throw new StoreCorruptedException(location, "line '" + printable(line) + "' is not name=value");
+                throw new StoreCorruptedException(
+                        location, "line '" + printable(line) + "' is not name=value");
             }
             String name = line.substring(0, eq);
             if (!names.contains(name)) {
-                throw new StoreCorruptedException(location, "unknown field '" + printable(name) + "'; expected "
-                        + names);
+                throw new StoreCorruptedException(
+                        location, "unknown field '" + printable(name) + "'; expected " + names);
             }
             if (values.put(name, line.substring(eq + 1)) != null) {
                 throw new StoreCorruptedException(location, "field '" + name + "' appears twice");
@@ -81,8 +85,16 @@ final class Lines {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new StoreCorruptedException(location, "field '" + name + "' = '" + printable(v)
-                + "' is not a whole number from " + min + " to " + max);
+        throw new StoreCorruptedException(
+                location,
+                "field '"
+                        + name
+                        + "' = '"
+                        + printable(v)
+                        + "' is not a whole number from "
+                        + min
+                        + " to "
+                        + max);
     }
 
     StoreCorruptedException corrupt(String problem) {

@@ -13,8 +13,7 @@ final class NamespaceCodec {
 
     private static final List<String> FIELDS = List.of("limit", "tolerance");
 
-    private NamespaceCodec() {
-    }
+    private NamespaceCodec() {}
 
     static byte[] encode(Namespace ns) {
         Map<String, Object> v = new LinkedHashMap<>();

@@ -4,16 +4,21 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 
 /**
  * The node layout of docs/contract.md ("ZooKeeper layout"), under one root:
+ *
  * <pre>
  * {root}/range/{key}                 next as decimal text, ":sealed" appended once sealed
  * {root}/slot/{ns}                   limit and tolerance
  * {root}/slot/{ns}/{slot}            the slot as name=value lines
  * {root}/slot/{ns}/.clock            written by each acquire; its mtime is "now"
  * {root}/owner/{ns}/{ownerKey}       the slots last owned by the key
- * {root}/.wrap/{digest}              claims for the one write per 2^32 that must pass data version -1
+ * {root}/.wrap/{digest}              claims for the one write per 2^32 that must pass
+ *                                    data version -1
  * </pre>
  */
 final class NodePaths {
@@ -21,19 +26,19 @@ final class NodePaths {
     static final String CLOCK = ".clock";
 
     private final String root;
-    private final java.util.List<org.apache.zookeeper.data.ACL> acl;
+    private final List<ACL> acl;
 
     NodePaths(String root) {
-        this(root, org.apache.zookeeper.ZooDefs.Ids.OPEN_ACL_UNSAFE);
+        this(root, ZooDefs.Ids.OPEN_ACL_UNSAFE);
     }
 
-    NodePaths(String root, java.util.List<org.apache.zookeeper.data.ACL> acl) {
+    NodePaths(String root, List<ACL> acl) {
         this.root = root;
         this.acl = acl;
     }
 
     /** The ACL every node the store creates gets. */
-    java.util.List<org.apache.zookeeper.data.ACL> acl() {
+    List<ACL> acl() {
         return acl;
     }
 
@@ -82,9 +87,9 @@ final class NodePaths {
     }
 
     /**
-     * The claim node for writing {@code path} while its data version is -1 and its data is {@code data}.
-     * Stored data never repeats at a node (counters grow, slot data carries a nonce), so the claim is unique
-     * to that state, and only one writer can create it.
+     * The claim node for writing {@code path} while its data version is -1 and its data is {@code
+     * data}. Stored data never repeats at a node (counters grow, slot data carries a nonce), so the
+     * claim is unique to that state, and only one writer can create it.
      */
     String wrapClaim(String path, byte[] data) {
         try {

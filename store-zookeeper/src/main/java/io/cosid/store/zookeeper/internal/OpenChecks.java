@@ -6,9 +6,10 @@ import jakarta.inject.Singleton;
 import org.apache.zookeeper.KeeperException.Code;
 
 /**
- * What a store checks once it is connected, before it is handed out: that the connect string's chroot exists
- * (the store creates what is missing below it, never the chroot itself, which lies outside its reach), and
- * that the parents it relies on keep its creator-only ACLs meaningful ({@link ParentAcls}).
+ * What a store checks once it is connected, before it is handed out: that the connect string's
+ * chroot exists (the store creates what is missing below it, never the chroot itself, which lies
+ * outside its reach), and that the parents it relies on keep its creator-only ACLs meaningful
+ * ({@link ParentAcls}).
  */
 @Singleton
 final class OpenChecks {
@@ -20,8 +21,12 @@ final class OpenChecks {
     private final StoreLifecycle lifecycle;
 
     @Inject
-    OpenChecks(Reads reads, Failures failures, ZooKeeperOptions options, ParentAcls parentAcls,
-               StoreLifecycle lifecycle) {
+    OpenChecks(
+            Reads reads,
+            Failures failures,
+            ZooKeeperOptions options,
+            ParentAcls parentAcls,
+            StoreLifecycle lifecycle) {
         this.reads = reads;
         this.failures = failures;
         this.options = options;
@@ -32,8 +37,8 @@ final class OpenChecks {
     /**
      * Runs the checks within the store's timeout.
      *
-     * @param ownClient whether the store built its client from the connect string (a caller's client has its
-     *                  own, unknown here)
+     * @param ownClient whether the store built its client from the connect string (a caller's
+     *     client has its own, unknown here)
      */
     void run(boolean ownClient) {
         Deadline deadline = lifecycle.start("open of the store");
@@ -42,9 +47,15 @@ final class OpenChecks {
             // through a chroot, "/" is the chroot node itself
             Reply r = reads.one(deadline, h -> Requests.getData(h, "/"));
             if (r.is(Code.NONODE)) {
-                throw new StoreException("the chroot " + chroot + " of connectString '" + options.connectString()
-                        + "' does not exist on the server: create it (zkCli: create " + chroot + ") or remove it"
-                        + " from connectString");
+                throw new StoreException(
+                        "the chroot "
+                                + chroot
+                                + " of connectString '"
+                                + options.connectString()
+                                + "' does not exist on the server: create it (zkCli: create "
+                                + chroot
+                                + ") or remove it"
+                                + " from connectString");
             }
             if (!r.ok() && !r.is(Code.NOAUTH)) {
                 throw failures.unexpected(deadline, r);

@@ -11,17 +11,17 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * An owner index node's data: {@code slots=} the slots this owner key held last, most recent first, and a
- * {@code nonce=} that makes every write's data unique (see {@link NodePaths#wrapClaim}).
+ * An owner index node's data: {@code slots=} the slots this owner key held last, most recent first,
+ * and a {@code nonce=} that makes every write's data unique (see {@link NodePaths#wrapClaim}).
  */
 final class OwnerIndexCodec {
 
     /** How many recently owned slots the index keeps. */
     static final int SIZE = NamespaceRules.OWNER_INDEX_SIZE;
+
     private static final List<String> FIELDS = List.of("slots", "nonce");
 
-    private OwnerIndexCodec() {
-    }
+    private OwnerIndexCodec() {}
 
     static byte[] encode(List<Integer> slots, String nonce) {
         Map<String, Object> v = new LinkedHashMap<>();
@@ -29,7 +29,6 @@ final class OwnerIndexCodec {
         v.put("nonce", nonce);
         return Lines.encode(v).getBytes(StandardCharsets.UTF_8);
     }
-
 
     static List<Integer> decode(String location, byte[] data) {
         Lines lines = Lines.decode(location, data, FIELDS);
@@ -44,13 +43,20 @@ final class OwnerIndexCodec {
                     }
                     slots.add(slot);
                 } catch (NumberFormatException e) {
-                    throw lines.corrupt("field 'slots' = '" + printable(text)
-                            + "' is not a list of distinct slot numbers");
+                    throw lines.corrupt(
+                            "field 'slots' = '"
+                                    + printable(text)
+                                    + "' is not a list of distinct slot numbers");
                 }
             }
         }
         if (slots.size() > SIZE) {
-            throw lines.corrupt("field 'slots' lists " + slots.size() + " slots; at most " + SIZE + " are kept");
+            throw lines.corrupt(
+                    "field 'slots' lists "
+                            + slots.size()
+                            + " slots; at most "
+                            + SIZE
+                            + " are kept");
         }
         return List.copyOf(slots);
     }

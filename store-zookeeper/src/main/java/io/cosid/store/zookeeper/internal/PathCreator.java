@@ -6,8 +6,9 @@ import jakarta.inject.Singleton;
 import org.apache.zookeeper.KeeperException.Code;
 
 /**
- * Creates the store's own parent nodes (empty, with the store's ACL) where they are missing; a node that exists
- * is left as it is. Only bookkeeping goes through here, never a node whose data means something.
+ * Creates the store's own parent nodes (empty, with the store's ACL) where they are missing; a node
+ * that exists is left as it is. Only bookkeeping goes through here, never a node whose data means
+ * something.
  */
 @Singleton
 final class PathCreator {
@@ -32,8 +33,12 @@ final class PathCreator {
             if (r.is(Code.NONODE)) {
                 String parent = NodePaths.parent(path);
                 if (parent == null) {
-                    throw new StoreException(deadline.operation() + " cannot create " + path + ": the top node is"
-                            + " missing (was the connect string's chroot deleted?)");
+                    throw new StoreException(
+                            deadline.operation()
+                                    + " cannot create "
+                                    + path
+                                    + ": the top node is"
+                                    + " missing (was the connect string's chroot deleted?)");
                 }
                 ensure(deadline, parent);
             } else if (r.connectionProblem()) {
@@ -45,6 +50,7 @@ final class PathCreator {
     }
 
     private Reply create(Deadline deadline, String path) {
-        return roundTrips.sendOne(deadline, h -> Requests.create(h, path, new byte[0], paths.acl()));
+        return roundTrips.sendOne(
+                deadline, h -> Requests.create(h, path, new byte[0], paths.acl()));
     }
 }

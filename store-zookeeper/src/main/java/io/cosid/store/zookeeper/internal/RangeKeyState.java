@@ -5,33 +5,39 @@ import io.cosid.store.StoreCorruptedException;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * Everything a {@link ZooKeeperRangeStore} keeps about one key while it runs: the node's state it writes over
- * next, the identity and highest state of the node (never forgotten), the coalescer of its acquires and its
- * races with other processes.
+ * Everything a {@link ZooKeeperRangeStore} keeps about one key while it runs: the node's state it
+ * writes over next, the identity and highest state of the node (never forgotten), the coalescer of
+ * its acquires and its races with other processes.
  */
 final class RangeKeyState {
 
-    /** What this store last saw of the key's node; state is null for an unused parent placeholder. */
-    record Seen(RangeState state, int version, byte[] data) {
-    }
+    /**
+     * What this store last saw of the key's node; state is null for an unused parent placeholder.
+     */
+    record Seen(RangeState state, int version, byte[] data) {}
 
     /**
-     * The identity of the key's node (czxid) and the highest state this store saw on it, as of the write that
-     * made that state (mzxid). Counters never go down and a sealed key never unseals, so a later state below it
-     * was written by hand (docs/contract.md, "Corrupt data").
+     * The identity of the key's node (czxid) and the highest state this store saw on it, as of the
+     * write that made that state (mzxid). Counters never go down and a sealed key never unseals, so
+     * a later state below it was written by hand (docs/contract.md, "Corrupt data").
      */
-    private record Mark(long czxid, long mzxid, long highestNext, boolean sealed) {
-    }
+    private record Mark(long czxid, long mzxid, long highestNext, boolean sealed) {}
 
     private final String key;
     private final String path;
     private final AcquireCoalescer coalescer;
     private final ContentionBackoff.Turns turns;
+
     /** The state to write over next; null: read first. */
     private volatile Seen seen;
+
     private Mark mark;
 
-    RangeKeyState(String key, String path, AcquireCoalescer.Writer writer, ContentionBackoff.Turns turns) {
+    RangeKeyState(
+            String key,
+            String path,
+            AcquireCoalescer.Writer writer,
+            ContentionBackoff.Turns turns) {
         this.key = key;
         this.path = path;
         this.coalescer = new AcquireCoalescer(writer);
@@ -66,7 +72,10 @@ final class RangeKeyState {
         return seen;
     }
 
-    /** Remembers a state that was read or written as the one to write over next (a placeholder: read next). */
+    /**
+     * Remembers a state that was read or written as the one to write over next (a placeholder: read
+     * next).
+     */
     void see(Seen state) {
         seen = state.state() == null ? null : state;
     }
@@ -82,10 +91,11 @@ final class RangeKeyState {
     }
 
     /**
-     * The node must be the one this store has always used (same czxid), and its state must not be below the
-     * highest this store saw on it: a counter lowered or a key unsealed by hand would hand out values twice.
-     * Only a state written after the marked one (larger mzxid) is judged; an older reply that arrives late (a
-     * concurrent read in this store) is neither judged nor remembered.
+     * The node must be the one this store has always used (same czxid), and its state must not be
+     * below the highest this store saw on it: a counter lowered or a key unsealed by hand would
+     * hand out values twice. Only a state written after the marked one (larger mzxid) is judged; an
+     * older reply that arrives late (a concurrent read in this store) is neither judged nor
+     * remembered.
      *
      * @param state the node's state, null for an unused parent placeholder
      */
@@ -97,21 +107,38 @@ final class RangeKeyState {
             return;
         }
         if (mark.czxid() != stat.getCzxid()) {
-            throw new StoreCorruptedException(location(), "the node was recreated behind this store's back (czxid "
-                    + stat.getCzxid() + ", expected " + mark.czxid() + ")");
+            throw new StoreCorruptedException(
+                    location(),
+                    "the node was recreated behind this store's back (czxid "
+                            + stat.getCzxid()
+                            + ", expected "
+                            + mark.czxid()
+                            + ")");
         }
         if (stat.getMzxid() <= mark.mzxid()) {
             return;
         }
         if (next < mark.highestNext()) {
-            throw new StoreCorruptedException(location(), "its next value " + next + " is below "
-                    + mark.highestNext() + ", which this store saw there before: it was lowered behind the store's"
-                    + " back, and values from " + next + " on may have been handed out already (raise it again"
-                    + " with advance to at least " + mark.highestNext() + ")");
+            throw new StoreCorruptedException(
+                    location(),
+                    "its next value "
+                            + next
+                            + " is below "
+                            + mark.highestNext()
+                            + ", which this store saw there before: it was lowered behind the"
+                            + " store's back, and values from "
+                            + next
+                            + " on may have been handed out already (raise it again"
+                            + " with advance to at least "
+                            + mark.highestNext()
+                            + ")");
         }
         if (mark.sealed() && !sealed) {
-            throw new StoreCorruptedException(location(), "it was sealed at " + mark.highestNext()
-                    + " and is unsealed now, behind the store's back");
+            throw new StoreCorruptedException(
+                    location(),
+                    "it was sealed at "
+                            + mark.highestNext()
+                            + " and is unsealed now, behind the store's back");
         }
         mark = new Mark(mark.czxid(), stat.getMzxid(), next, sealed);
     }

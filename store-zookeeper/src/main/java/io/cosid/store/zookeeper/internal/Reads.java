@@ -8,8 +8,8 @@ import java.util.function.Function;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * Requests that change nothing (reads, and the clock write whose only effect is its time), repeated after a
- * connection problem until they get through, the retries run out, or the budget does.
+ * Requests that change nothing (reads, and the clock write whose only effect is its time), repeated
+ * after a connection problem until they get through, the retries run out, or the budget does.
  */
 @Singleton
 final class Reads {
@@ -23,8 +23,12 @@ final class Reads {
         this.retry = retry;
     }
 
-    /** Sends the requests together until no reply is a connection problem; the replies in the order sent. */
-    List<Reply> all(Deadline deadline, Function<ZooKeeper, List<CompletableFuture<Reply>>> requests) {
+    /**
+     * Sends the requests together until no reply is a connection problem; the replies in the order
+     * sent.
+     */
+    List<Reply> all(
+            Deadline deadline, Function<ZooKeeper, List<CompletableFuture<Reply>>> requests) {
         List<Reply> replies = roundTrips.send(deadline, requests);
         for (int attempt = 0; connectionProblem(replies) != null; attempt++) {
             retry.awaitReconnect(deadline, attempt, connectionProblem(replies));

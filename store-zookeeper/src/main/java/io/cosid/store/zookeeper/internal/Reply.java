@@ -7,20 +7,33 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * One reply from ZooKeeper: the result code and whatever the request returns (absent parts are null).
+ * One reply from ZooKeeper: the result code and whatever the request returns (absent parts are
+ * null).
  *
- * @param rc       the result code
- * @param path     the node the reply is about; for a failed multi, the operation that failed
- * @param data     a read's data
- * @param stat     the node's Stat, when the request returns one
+ * @param rc the result code
+ * @param path the node the reply is about; for a failed multi, the operation that failed
+ * @param data a read's data
+ * @param stat the node's Stat, when the request returns one
  * @param children a listing's child names
- * @param results  a multi's per-operation results
- * @param acl      an ACL read's entries
+ * @param results a multi's per-operation results
+ * @param acl an ACL read's entries
  */
-record Reply(int rc, String path, byte[] data, Stat stat, List<String> children, List<OpResult> results,
-             List<ACL> acl) {
+record Reply(
+        int rc,
+        String path,
+        byte[] data,
+        Stat stat,
+        List<String> children,
+        List<OpResult> results,
+        List<ACL> acl) {
 
-    Reply(int rc, String path, byte[] data, Stat stat, List<String> children, List<OpResult> results) {
+    Reply(
+            int rc,
+            String path,
+            byte[] data,
+            Stat stat,
+            List<String> children,
+            List<OpResult> results) {
         this(rc, path, data, stat, children, results, null);
     }
 
@@ -42,12 +55,16 @@ record Reply(int rc, String path, byte[] data, Stat stat, List<String> children,
     }
 
     /**
-     * Connection lost, session moved or expired, the server timed out, or (synchronous calls on a client
-     * with {@code zookeeper.request.timeout} set) the client did: a write's outcome is unknown.
+     * Connection lost, session moved or expired, the server timed out, or (synchronous calls on a
+     * client with {@code zookeeper.request.timeout} set) the client did: a write's outcome is
+     * unknown.
      */
     boolean connectionProblem() {
         Code c = code();
-        return c == Code.CONNECTIONLOSS || c == Code.SESSIONEXPIRED || c == Code.SESSIONMOVED
-                || c == Code.OPERATIONTIMEOUT || c == Code.REQUESTTIMEOUT;
+        return c == Code.CONNECTIONLOSS
+                || c == Code.SESSIONEXPIRED
+                || c == Code.SESSIONMOVED
+                || c == Code.OPERATIONTIMEOUT
+                || c == Code.REQUESTTIMEOUT;
     }
 }

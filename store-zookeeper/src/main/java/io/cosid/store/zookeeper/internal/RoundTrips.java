@@ -20,13 +20,15 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The transport: sends requests on the raw ZooKeeper handle that Curator manages and waits for their replies
- * within the operation's budget. Requests sent together are pipelined in one round trip (one session, so the
- * server answers them in order). A connection problem is returned as a reply, never retried here: reads are
- * repeated by {@link Reads}, and only the caller of a write knows what its unknown outcome means.
+ * The transport: sends requests on the raw ZooKeeper handle that Curator manages and waits for
+ * their replies within the operation's budget. Requests sent together are pipelined in one round
+ * trip (one session, so the server answers them in order). A connection problem is returned as a
+ * reply, never retried here: reads are repeated by {@link Reads}, and only the caller of a write
+ * knows what its unknown outcome means.
  *
- * <p>The one synchronous request is a single conditional {@code setData} ({@link #setDataNow}): it skips the
- * event-thread hand-off of an asynchronous reply (its cost is measured in docs/performance.md).
+ * <p>The one synchronous request is a single conditional {@code setData} ({@link #setDataNow}): it
+ * skips the event-thread hand-off of an asynchronous reply (its cost is measured in
+ * docs/performance.md).
  */
 @Singleton
 final class RoundTrips {
@@ -53,21 +55,25 @@ final class RoundTrips {
     }
 
     /** Sends the requests together and waits for every reply, in the order sent. */
-    List<Reply> send(Deadline deadline, Function<ZooKeeper, List<CompletableFuture<Reply>>> requests) {
+    List<Reply> send(
+            Deadline deadline, Function<ZooKeeper, List<CompletableFuture<Reply>>> requests) {
         deadline.check();
         List<CompletableFuture<Reply>> futures = requests.apply(handle(deadline));
         this.requests.add(futures.size());
         roundTrips.increment();
         try {
             // one request (the common case) is waited for directly: no combined future to build
-            (futures.size() == 1 ? futures.get(0) : CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)))
+            (futures.size() == 1
+                            ? futures.get(0)
+                            : CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)))
                     .get(Math.max(deadline.remainingNanos(), 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw deadline.expired(null);
         } catch (InterruptedException e) {
             throw deadline.interrupted(e);
         } catch (ExecutionException e) {
-            throw new StoreException(deadline.operation() + " failed in the ZooKeeper client", e.getCause());
+            throw new StoreException(
+                    deadline.operation() + " failed in the ZooKeeper client", e.getCause());
         }
         List<Reply> replies = new ArrayList<>(futures.size());
         futures.forEach(f -> replies.add(f.join()));
@@ -80,8 +86,8 @@ final class RoundTrips {
     }
 
     /**
-     * One conditional {@code setData}, sent synchronously under the {@link CallWatchdog}, without the
-     * event-thread hand-off of an asynchronous reply.
+     * One conditional {@code setData}, sent synchronously under the {@link CallWatchdog}, without
+     * the event-thread hand-off of an asynchronous reply.
      */
     Reply setDataNow(Deadline deadline, String path, byte[] data, int version) {
         deadline.check();
@@ -89,7 +95,9 @@ final class RoundTrips {
         requests.increment();
         roundTrips.increment();
         try {
-            Stat stat = CallWatchdog.SHARED.run(deadline.remainingNanos(), () -> zk.setData(path, data, version));
+            Stat stat =
+                    CallWatchdog.SHARED.run(
+                            deadline.remainingNanos(), () -> zk.setData(path, data, version));
             return new Reply(Code.OK.intValue(), path, null, stat, null, null);
         } catch (KeeperException e) {
             return Reply.of(e.code(), path);
@@ -102,14 +110,19 @@ final class RoundTrips {
 
     private ZooKeeper handle(Deadline deadline) {
         if (client.getState() != CuratorFrameworkState.STARTED) {
-            throw new IllegalStateException("the CuratorFramework of this store is " + client.getState()
-                    + "; cannot " + deadline.operation());
+            throw new IllegalStateException(
+                    "the CuratorFramework of this store is "
+                            + client.getState()
+                            + "; cannot "
+                            + deadline.operation());
         }
         try {
             return client.getZookeeperClient().getZooKeeper();
         } catch (Exception e) {
-            throw new StoreUnavailableException(options.connectString(), "no ZooKeeper connection for "
-                    + deadline.operation(), e);
+            throw new StoreUnavailableException(
+                    options.connectString(),
+                    "no ZooKeeper connection for " + deadline.operation(),
+                    e);
         }
     }
 }

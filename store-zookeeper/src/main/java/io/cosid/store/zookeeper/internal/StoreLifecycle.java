@@ -1,10 +1,14 @@
 package io.cosid.store.zookeeper.internal;
 
+import io.cosid.store.StoreConfig;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 
-/** Open or closed, and the budget of each operation; shared by both stores of one {@link ZooKeeperStore}. */
+/**
+ * Open or closed, and the budget of each operation; shared by both stores of one {@link
+ * ZooKeeperStore}.
+ */
 @Singleton
 final class StoreLifecycle {
 
@@ -13,7 +17,7 @@ final class StoreLifecycle {
     private volatile boolean closed;
 
     @Inject
-    StoreLifecycle(io.cosid.store.StoreConfig config) {
+    StoreLifecycle(StoreConfig config) {
         this.storeName = config.name();
         this.timeout = config.timeout();
     }
@@ -21,7 +25,8 @@ final class StoreLifecycle {
     /** Starts an operation's budget; refuses after close. */
     Deadline start(String operation) {
         if (closed) {
-            throw new IllegalStateException("store '" + storeName + "' is closed; cannot " + operation);
+            throw new IllegalStateException(
+                    "store '" + storeName + "' is closed; cannot " + operation);
         }
         return Deadline.start(operation, timeout);
     }

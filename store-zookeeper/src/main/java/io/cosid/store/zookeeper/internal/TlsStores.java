@@ -16,9 +16,9 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The store's TLS key and trust stores, loaded before any connection so that a wrong password, a file that is
- * not a key store, or a key store without a private key fails at once, naming the option, instead of
- * surfacing only in the ZooKeeper client's log while the connection never comes.
+ * The store's TLS key and trust stores, loaded before any connection so that a wrong password, a
+ * file that is not a key store, or a key store without a private key fails at once, naming the
+ * option, instead of surfacing only in the ZooKeeper client's log while the connection never comes.
  */
 final class TlsStores {
 
@@ -35,9 +35,10 @@ final class TlsStores {
     /**
      * Loads the stores named by the {@code tls.*} options.
      *
-     * @param tls        the options by key
+     * @param tls the options by key
      * @param optionPath the full configuration key of an option, for messages
-     * @throws IllegalArgumentException naming the option when a store cannot be loaded or holds no key
+     * @throws IllegalArgumentException naming the option when a store cannot be loaded or holds no
+     *     key
      */
     static TlsStores load(Map<String, String> tls, Function<String, String> optionPath) {
         KeyStore keys = null;
@@ -45,9 +46,12 @@ final class TlsStores {
         if (tls.containsKey("tls.keyStore.location")) {
             keys = load("tls.keyStore", tls, optionPath);
             if (!hasPrivateKey(keys)) {
-                throw new IllegalArgumentException(optionPath.apply("tls.keyStore.location") + " '"
-                        + tls.get("tls.keyStore.location") + "' holds no private key: the client has no"
-                        + " certificate to show a server that asks for one");
+                throw new IllegalArgumentException(
+                        optionPath.apply("tls.keyStore.location")
+                                + " '"
+                                + tls.get("tls.keyStore.location")
+                                + "' holds no private key: the client has no"
+                                + " certificate to show a server that asks for one");
             }
         }
         return new TlsStores(keys, keyPassword, load("tls.trustStore", tls, optionPath));
@@ -60,7 +64,8 @@ final class TlsStores {
             kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keyStore, keyPassword);
         }
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        TrustManagerFactory tmf =
+                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trustStore);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
@@ -80,8 +85,8 @@ final class TlsStores {
         }
     }
 
-    private static KeyStore load(String prefix, Map<String, String> tls,
-                                 Function<String, String> optionPath) {
+    private static KeyStore load(
+            String prefix, Map<String, String> tls, Function<String, String> optionPath) {
         String location = tls.get(prefix + ".location");
         String type = tls.getOrDefault(prefix + ".type", typeOf(location));
         try (InputStream in = Files.newInputStream(Path.of(location))) {
@@ -89,11 +94,21 @@ final class TlsStores {
             store.load(in, password(tls.get(prefix + ".password")));
             return store;
         } catch (IOException | GeneralSecurityException e) {
-            String cause = e.getCause() != null && e.getCause().getMessage() != null
-                    ? e.getMessage() + " (" + e.getCause().getMessage() + ")" : e.getMessage();
-            throw new IllegalArgumentException(optionPath.apply(prefix + ".location") + " '" + location
-                    + "' cannot be loaded as a " + type + " key store with " + optionPath.apply(prefix + ".password")
-                    + ": " + cause, e);
+            String cause =
+                    e.getCause() != null && e.getCause().getMessage() != null
+                            ? e.getMessage() + " (" + e.getCause().getMessage() + ")"
+                            : e.getMessage();
+            throw new IllegalArgumentException(
+                    optionPath.apply(prefix + ".location")
+                            + " '"
+                            + location
+                            + "' cannot be loaded as a "
+                            + type
+                            + " key store with "
+                            + optionPath.apply(prefix + ".password")
+                            + ": "
+                            + cause,
+                    e);
         }
     }
 
@@ -102,7 +117,9 @@ final class TlsStores {
         if (lower.endsWith(".jks")) {
             return "JKS";
         }
-        return lower.endsWith(".p12") || lower.endsWith(".pfx") ? "PKCS12" : KeyStore.getDefaultType();
+        return lower.endsWith(".p12") || lower.endsWith(".pfx")
+                ? "PKCS12"
+                : KeyStore.getDefaultType();
     }
 
     private static char[] password(String password) {

@@ -7,11 +7,11 @@ import org.apache.zookeeper.data.Stat;
 /**
  * How a conditional write ended ({@link ConditionalWrite}); callers switch over {@link #kind()}.
  *
- * @param kind          what happened
- * @param stats         when it landed: per change, the node's new Stat, or null where the reply carries none
- *                      (ZooKeeper's client drops the Stat of a create inside a multi sent through a chroot)
- * @param behind        after a lost race, the read pipelined behind the write when one was asked for and got
- *                      through: the winner's state, so a retry needs no read of its own; else null
+ * @param kind what happened
+ * @param stats when it landed: per change, the node's new Stat, or null where the reply carries
+ *     none (ZooKeeper's client drops the Stat of a create inside a multi sent through a chroot)
+ * @param behind after a lost race, the read pipelined behind the write when one was asked for and
+ *     got through: the winner's state, so a retry needs no read of its own; else null
  * @param missingParent when a parent was missing, that parent; else null
  */
 record WriteOutcome(Kind kind, List<Stat> stats, Reply behind, String missingParent) {
@@ -20,13 +20,21 @@ record WriteOutcome(Kind kind, List<Stat> stats, Reply behind, String missingPar
     enum Kind {
         /** Every change landed, in one transaction. */
         LANDED,
-        /** Another writer came first: a node changed since it was read, or a node to create exists. */
+        /**
+         * Another writer came first: a node changed since it was read, or a node to create exists.
+         */
         LOST_RACE,
-        /** The reply was lost: the write may or may not have landed. Settle it by a read; never resend it. */
+        /**
+         * The reply was lost: the write may or may not have landed. Settle it by a read; never
+         * resend it.
+         */
         UNKNOWN,
         /** A node to create has no parent ({@link #missingParent()}): nothing was written. */
         PARENT_MISSING,
-        /** A node to replace is gone (deleted behind the store's back): nothing was written; a read reports it. */
+        /**
+         * A node to replace is gone (deleted behind the store's back): nothing was written; a read
+         * reports it.
+         */
         NODE_GONE
     }
 
@@ -50,7 +58,9 @@ record WriteOutcome(Kind kind, List<Stat> stats, Reply behind, String missingPar
         return kind == Kind.LANDED;
     }
 
-    /** The new Stat of change {@code index} of a landed write; null where the reply carries none. */
+    /**
+     * The new Stat of change {@code index} of a landed write; null where the reply carries none.
+     */
     Stat stat(int index) {
         if (!landed()) {
             throw new IllegalStateException("a write that " + kind + " has no Stat");
@@ -58,7 +68,10 @@ record WriteOutcome(Kind kind, List<Stat> stats, Reply behind, String missingPar
         return stats.get(index);
     }
 
-    /** Any Stat the landed write's reply carries: all its changes share one transaction (zxid and time). */
+    /**
+     * Any Stat the landed write's reply carries: all its changes share one transaction (zxid and
+     * time).
+     */
     Stat anyStat() {
         return stats.stream().filter(Objects::nonNull).findFirst().orElse(null);
     }

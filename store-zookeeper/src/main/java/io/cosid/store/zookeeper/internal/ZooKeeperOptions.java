@@ -2,12 +2,19 @@ package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreArguments;
 import io.cosid.store.StoreConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * The ZooKeeper options of a store with their defaults (docs/contract.md, "Configuration"). Parsed once;
- * an unknown key or a malformed value is an error naming the full key.
+ * The ZooKeeper options of a store with their defaults (docs/contract.md, "Configuration"). Parsed
+ * once; an unknown key or a malformed value is an error naming the full key.
  */
 record ZooKeeperOptions(
         String connectString,
@@ -21,7 +28,7 @@ record ZooKeeperOptions(
         String authDigest,
         boolean creatorAcl,
         boolean fixParentAcls,
-        java.util.Map<String, String> tls) {
+        Map<String, String> tls) {
 
     static final String CONNECT_STRING = "connectString";
     static final String SESSION_TIMEOUT = "sessionTimeout";
@@ -35,15 +42,35 @@ record ZooKeeperOptions(
     static final String ACL = "acl";
     static final String ACL_FIX_PARENTS = "acl.fixParents";
     static final String TLS_ENABLED = "tls.enabled";
-    static final java.util.List<String> TLS_STORES = java.util.List.of("tls.keyStore.location", "tls.keyStore.password",
-            "tls.keyStore.type", "tls.trustStore.location", "tls.trustStore.password", "tls.trustStore.type");
+    static final List<String> TLS_STORES =
+            List.of(
+                    "tls.keyStore.location",
+                    "tls.keyStore.password",
+                    "tls.keyStore.type",
+                    "tls.trustStore.location",
+                    "tls.trustStore.password",
+                    "tls.trustStore.type");
 
     /** Options that only make sense when the store builds its own client. */
-    static final Set<String> CLIENT_OPTIONS = union(
-            Set.of(CONNECT_STRING, SESSION_TIMEOUT, CONNECTION_TIMEOUT, BLOCK_UNTIL_CONNECTED_WAIT, AUTH_DIGEST, TLS_ENABLED),
-            Set.copyOf(TLS_STORES));
-    static final Set<String> STORE_OPTIONS = Set.of(RETRY_BASE_SLEEP, RETRY_MAX_RETRIES, RETRY_MAX_SLEEP, ROOT, ACL,
-            ACL_FIX_PARENTS);
+    static final Set<String> CLIENT_OPTIONS =
+            union(
+                    Set.of(
+                            CONNECT_STRING,
+                            SESSION_TIMEOUT,
+                            CONNECTION_TIMEOUT,
+                            BLOCK_UNTIL_CONNECTED_WAIT,
+                            AUTH_DIGEST,
+                            TLS_ENABLED),
+                    Set.copyOf(TLS_STORES));
+
+    static final Set<String> STORE_OPTIONS =
+            Set.of(
+                    RETRY_BASE_SLEEP,
+                    RETRY_MAX_RETRIES,
+                    RETRY_MAX_SLEEP,
+                    ROOT,
+                    ACL,
+                    ACL_FIX_PARENTS);
 
     static ZooKeeperOptions parse(StoreConfig config, boolean ownClient) {
         if (ownClient) {
@@ -51,17 +78,21 @@ record ZooKeeperOptions(
         } else {
             for (String key : config.options().keySet()) {
                 if (CLIENT_OPTIONS.contains(key)) {
-                    throw new IllegalArgumentException(config.optionPath(key)
-                            + " cannot be used with a CuratorFramework passed by the caller: that client's own"
-                            + " settings apply; only " + STORE_OPTIONS + " are read");
+                    throw new IllegalArgumentException(
+                            config.optionPath(key)
+                                    + " cannot be used with a CuratorFramework passed by the"
+                                    + " caller: that client's own settings apply; only "
+                                    + STORE_OPTIONS
+                                    + " are read");
                 }
             }
             config.requireKnownOptions(STORE_OPTIONS);
         }
         String connectString = config.option(CONNECT_STRING, "localhost:2181").trim();
         if (connectString.isEmpty()) {
-            throw new IllegalArgumentException(config.optionPath(CONNECT_STRING)
-                    + " must not be empty; write host:port[,host:port...][/chroot]");
+            throw new IllegalArgumentException(
+                    config.optionPath(CONNECT_STRING)
+                            + " must not be empty; write host:port[,host:port...][/chroot]");
         }
         return new ZooKeeperOptions(
                 connectString,
@@ -84,17 +115,19 @@ record ZooKeeperOptions(
         if (digest != null) {
             int colon = digest.indexOf(':');
             if (colon <= 0 || colon == digest.length() - 1) {
-                throw new IllegalArgumentException(config.optionPath(AUTH_DIGEST)
-                        + " must be user:password with both parts non-empty");
+                throw new IllegalArgumentException(
+                        config.optionPath(AUTH_DIGEST)
+                                + " must be user:password with both parts non-empty");
             }
         }
         return digest;
     }
 
     /**
-     * The ACL of every node the store creates: {@code creator} (only the identity that created it may read
-     * or write it), or {@code open} (anyone). The default is creator when credentials are configured, open
-     * otherwise. With a caller's client, creator relies on the client's own authentication.
+     * The ACL of every node the store creates: {@code creator} (only the identity that created it
+     * may read or write it), or {@code open} (anyone). The default is creator when credentials are
+     * configured, open otherwise. With a caller's client, creator relies on the client's own
+     * authentication.
      */
     private static boolean creatorAcl(StoreConfig config, boolean ownClient) {
         boolean credentials = config.option(AUTH_DIGEST, null) != null;
@@ -103,20 +136,25 @@ record ZooKeeperOptions(
             case "open" -> false;
             case "creator" -> {
                 if (ownClient && !credentials) {
-                    throw new IllegalArgumentException(config.optionPath(ACL) + " = creator needs credentials: set "
-                            + config.optionPath(AUTH_DIGEST) + " to user:password");
+                    throw new IllegalArgumentException(
+                            config.optionPath(ACL)
+                                    + " = creator needs credentials: set "
+                                    + config.optionPath(AUTH_DIGEST)
+                                    + " to user:password");
                 }
                 yield true;
             }
-            default -> throw new IllegalArgumentException(config.optionPath(ACL) + " must be open or creator, got '"
-                    + acl + "'");
+            default ->
+                    throw new IllegalArgumentException(
+                            config.optionPath(ACL) + " must be open or creator, got '" + acl + "'");
         };
     }
 
     private static boolean booleanOption(StoreConfig config, String key) {
         String value = config.option(key, "false");
         if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException(config.optionPath(key) + " must be true or false, got '" + value + "'");
+            throw new IllegalArgumentException(
+                    config.optionPath(key) + " must be true or false, got '" + value + "'");
         }
         return value.equals("true");
     }
@@ -124,17 +162,22 @@ record ZooKeeperOptions(
     /** The chroot of the connect string ({@code host:port/app} has {@code /app}), or null. */
     String chroot() {
         int slash = connectString.indexOf('/');
-        return slash < 0 || slash == connectString.length() - 1 ? null : connectString.substring(slash);
+        return slash < 0 || slash == connectString.length() - 1
+                ? null
+                : connectString.substring(slash);
     }
 
     /** TLS settings by option key; empty when TLS is off. */
-    private static java.util.Map<String, String> tls(StoreConfig config) {
+    private static Map<String, String> tls(StoreConfig config) {
         String enabled = config.option(TLS_ENABLED, "false");
         if (!enabled.equals("true") && !enabled.equals("false")) {
-            throw new IllegalArgumentException(config.optionPath(TLS_ENABLED) + " must be true or false, got '"
-                    + enabled + "'");
+            throw new IllegalArgumentException(
+                    config.optionPath(TLS_ENABLED)
+                            + " must be true or false, got '"
+                            + enabled
+                            + "'");
         }
-        java.util.Map<String, String> tls = new java.util.TreeMap<>();
+        Map<String, String> tls = new TreeMap<>();
         for (String key : TLS_STORES) {
             String value = config.option(key, null);
             if (value != null) {
@@ -143,32 +186,44 @@ record ZooKeeperOptions(
         }
         if (enabled.equals("false")) {
             if (!tls.isEmpty()) {
-                throw new IllegalArgumentException(config.optionPath(TLS_ENABLED) + " must be true when "
-                        + tls.keySet() + " are set");
+                throw new IllegalArgumentException(
+                        config.optionPath(TLS_ENABLED)
+                                + " must be true when "
+                                + tls.keySet()
+                                + " are set");
             }
-            return java.util.Map.of();
+            return Map.of();
         }
-        for (String required : java.util.List.of("tls.trustStore.location")) {
+        for (String required : List.of("tls.trustStore.location")) {
             if (!tls.containsKey(required)) {
-                throw new IllegalArgumentException(config.optionPath(required) + " is required with "
-                        + config.optionPath(TLS_ENABLED) + " = true");
+                throw new IllegalArgumentException(
+                        config.optionPath(required)
+                                + " is required with "
+                                + config.optionPath(TLS_ENABLED)
+                                + " = true");
             }
         }
-        for (String key : java.util.List.of("tls.keyStore.location", "tls.trustStore.location")) {
-            if (tls.containsKey(key) && !java.nio.file.Files.isReadable(java.nio.file.Path.of(tls.get(key)))) {
-                throw new IllegalArgumentException(config.optionPath(key) + " '" + tls.get(key)
-                        + "' is not a readable file");
+        for (String key : List.of("tls.keyStore.location", "tls.trustStore.location")) {
+            if (tls.containsKey(key) && !Files.isReadable(Path.of(tls.get(key)))) {
+                throw new IllegalArgumentException(
+                        config.optionPath(key) + " '" + tls.get(key) + "' is not a readable file");
             }
         }
-        TlsStores.load(tls, config::optionPath); // a wrong password or a key store without a key fails here
-        return java.util.Collections.unmodifiableMap(tls);
+        TlsStores.load(
+                tls,
+                config::optionPath); // a wrong password or a key store without a key fails here
+        return Collections.unmodifiableMap(tls);
     }
 
     private static String root(StoreConfig config) {
         String root = config.option(ROOT, "/cosid");
         if (!root.startsWith("/") || root.length() < 2 || root.endsWith("/")) {
-            throw new IllegalArgumentException(config.optionPath(ROOT) + " '" + root
-                    + "' is invalid: write an absolute ZooKeeper path such as /cosid (not / itself, no trailing /)");
+            throw new IllegalArgumentException(
+                    config.optionPath(ROOT)
+                            + " '"
+                            + root
+                            + "' is invalid: write an absolute ZooKeeper path such as /cosid (not /"
+                            + " itself, no trailing /)");
         }
         try {
             StoreArguments.requireKey(root.substring(1));
@@ -176,8 +231,11 @@ record ZooKeeperOptions(
             throw new IllegalArgumentException(config.optionPath(ROOT) + ": " + e.getMessage(), e);
         }
         if (root.equals("/zookeeper") || root.startsWith("/zookeeper/")) {
-            throw new IllegalArgumentException(config.optionPath(ROOT) + " '" + root
-                    + "' is inside ZooKeeper's reserved /zookeeper tree");
+            throw new IllegalArgumentException(
+                    config.optionPath(ROOT)
+                            + " '"
+                            + root
+                            + "' is inside ZooKeeper's reserved /zookeeper tree");
         }
         return root;
     }
@@ -189,7 +247,7 @@ record ZooKeeperOptions(
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
-        java.util.HashSet<String> all = new java.util.HashSet<>(a);
+        HashSet<String> all = new HashSet<>(a);
         all.addAll(b);
         return all;
     }

@@ -1,7 +1,6 @@
 package io.cosid.store.zookeeper.internal;
 
 import static io.cosid.store.StoreArguments.printable;
-
 import static io.cosid.store.StoreArguments.requireFence;
 import static io.cosid.store.StoreArguments.requireInstant;
 import static io.cosid.store.StoreArguments.requireLease;
@@ -54,18 +53,20 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * SlotLeaseStore on {@code {root}/slot} and {@code {root}/owner} (docs/contract.md, "SlotLeaseStore").
+ * SlotLeaseStore on {@code {root}/slot} and {@code {root}/owner} (docs/contract.md,
+ * "SlotLeaseStore").
  *
- * <p>An acquire takes, in sequential round trips: (1) a write of the namespace's {@code .clock}, whose mtime
- * is "now" and which, sent first on the session, is the read barrier for the reads pipelined behind it: the
- * namespace and the owner index; (2) one read-only multi of the slots the index lists, the preferred slot
- * and the first 32 slots, then, only while none is free, rounds of 256, 1024, 4096, ... slots, each one
- * round trip of pipelined read-only multis of at most 256 slots; (3) one write multi that compare-and-sets
- * the chosen slot and writes the owner index. An owner-index hit is three round trips; a 1024-slot
- * namespace with 1000 slots held is five. Renew and release are one conditional write each when this store wrote the slot last.
+ * <p>An acquire takes, in sequential round trips: (1) a write of the namespace's {@code .clock},
+ * whose mtime is "now" and which, sent first on the session, is the read barrier for the reads
+ * pipelined behind it: the namespace and the owner index; (2) one read-only multi of the slots the
+ * index lists, the preferred slot and the first 32 slots, then, only while none is free, rounds of
+ * 256, 1024, 4096, ... slots, each one round trip of pipelined read-only multis of at most 256
+ * slots; (3) one write multi that compare-and-sets the chosen slot and writes the owner index. An
+ * owner-index hit is three round trips; a 1024-slot namespace with 1000 slots held is five. Renew
+ * and release are one conditional write each when this store wrote the slot last.
  *
- * <p>A lease write whose outcome is unknown is settled by reading the slot back: it is ours only if the
- * stored nonce is the one this attempt wrote.
+ * <p>A lease write whose outcome is unknown is settled by reading the slot back: it is ours only if
+ * the stored nonce is the one this attempt wrote.
  */
 @Singleton
 final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
@@ -74,8 +75,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     static final int MAX_BATCH = 256;
 
     /**
-     * A slot as this store last saw it. Whether the node exists is kept apart from its data version: every int is
-     * a version a node can really have (after 2^32 writes), so none can stand for "no node".
+     * A slot as this store last saw it. Whether the node exists is kept apart from its data
+     * version: every int is a version a node can really have (after 2^32 writes), so none can stand
+     * for "no node".
      */
     record Seen(SlotData data, boolean exists, int version, long czxid, long mtime, byte[] raw) {
 
@@ -90,12 +92,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /** The slot an acquire chose, as it was read. */
-    private record Choice(int slot, Seen seen) {
-    }
+    private record Choice(int slot, Seen seen) {}
 
     /** What the first round trip of an acquire or advance learns. */
-    private record Start(long now, Namespace namespace, Reply second) {
-    }
+    private record Start(long now, Namespace namespace, Reply second) {}
 
     private final RoundTrips roundTrips;
     private final Reads reads;
@@ -107,15 +107,26 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     private final ParentAcls parentAcls;
     private final Settlements settlements;
     private final Map<String, Seen> written = new ConcurrentHashMap<>();
+
     /** Each namespace as last read, with the largest limit seen (a limit is only ever raised). */
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
-    /** Every slot this store read or wrote, as it last saw it: never forgotten while the store runs. */
+
+    /**
+     * Every slot this store read or wrote, as it last saw it: never forgotten while the store runs.
+     */
     private final Map<String, SlotMark> marks = new ConcurrentHashMap<>();
 
     @Inject
-    ZooKeeperSlotLeaseStore(RoundTrips roundTrips, Reads reads, ConditionalWrite conditionalWrite,
-                            PathCreator pathCreator, Failures failures, NodePaths paths, StoreLifecycle lifecycle,
-                            ParentAcls parentAcls, Settlements settlements) {
+    ZooKeeperSlotLeaseStore(
+            RoundTrips roundTrips,
+            Reads reads,
+            ConditionalWrite conditionalWrite,
+            PathCreator pathCreator,
+            Failures failures,
+            NodePaths paths,
+            StoreLifecycle lifecycle,
+            ParentAcls parentAcls,
+            Settlements settlements) {
         this.roundTrips = roundTrips;
         this.reads = reads;
         this.conditionalWrite = conditionalWrite;
@@ -144,16 +155,23 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             Reply r = reads.one(deadline, h -> Requests.getData(h, path));
             WriteOutcome w;
             if (r.is(Code.NONODE)) {
-                w = conditionalWrite.send(deadline, location, NodeChange.create(path, data),
-                        NodeChange.create(paths.clock(namespace), new byte[0]));
+                w =
+                        conditionalWrite.send(
+                                deadline,
+                                location,
+                                NodeChange.create(path, data),
+                                NodeChange.create(paths.clock(namespace), new byte[0]));
             } else if (r.ok()) {
                 Namespace current = NamespaceCodec.decode(namespace, path, r.data());
                 if (!NamespaceRules.redefines(current, requested)) {
                     ensureBookkeeping(deadline, namespace);
                     return current;
                 }
-                w = conditionalWrite.send(deadline, location,
-                        NodeChange.replace(path, r.stat().getVersion(), r.data(), data));
+                w =
+                        conditionalWrite.send(
+                                deadline,
+                                location,
+                                NodeChange.replace(path, r.stat().getVersion(), r.data(), data));
             } else {
                 throw failures.unexpected(deadline, r);
             }
@@ -170,7 +188,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     }
                 }
                 case LOST_RACE, UNKNOWN, NODE_GONE -> {
-                    // read again: what is stored now decides (an unknown write that landed reads as defined)
+                    // read again: what is stored now decides (an unknown write that landed reads as
+                    // defined)
                 }
             }
         }
@@ -178,14 +197,21 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * Creates what a defined namespace needs besides its node, if missing: the parent of its owner indexes, and
-     * its clock node (content: nothing but its modification time). Defining a namespace again is thereby the
-     * repair of a clock node deleted by hand. One round trip when both exist.
+     * Creates what a defined namespace needs besides its node, if missing: the parent of its owner
+     * indexes, and its clock node (content: nothing but its modification time). Defining a
+     * namespace again is thereby the repair of a clock node deleted by hand. One round trip when
+     * both exist.
      */
     private void ensureBookkeeping(Deadline deadline, String ns) {
-        List<Reply> replies = roundTrips.send(deadline, h -> List.of(
-                Requests.create(h, paths.owners(ns), new byte[0], paths.acl()),
-                Requests.create(h, paths.clock(ns), new byte[0], paths.acl())));
+        List<Reply> replies =
+                roundTrips.send(
+                        deadline,
+                        h ->
+                                List.of(
+                                        Requests.create(
+                                                h, paths.owners(ns), new byte[0], paths.acl()),
+                                        Requests.create(
+                                                h, paths.clock(ns), new byte[0], paths.acl())));
         Reply owners = replies.get(0);
         if (owners.is(Code.NONODE) || owners.connectionProblem()) {
             pathCreator.ensure(deadline, paths.owners(ns));
@@ -202,8 +228,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     /**
      * After a write found a parent missing: creates it when it is the store's own bookkeeping (the
-     * claim root, the namespace's owner indexes). A missing slot or namespace node is never created here: the
-     * next read reports it (a slot deleted behind the store's back, a namespace never defined).
+     * claim root, the namespace's owner indexes). A missing slot or namespace node is never created
+     * here: the next read reports it (a slot deleted behind the store's back, a namespace never
+     * defined).
      */
     private void createMissingBookkeeping(Deadline deadline, String parent, String ns) {
         if (parent.equals(paths.wrapRoot()) || parent.equals(paths.owners(ns))) {
@@ -237,11 +264,19 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             throw failures.unexpected(deadline, children);
         }
         List<String> names = children.children().stream().sorted().toList();
-        List<Reply> data = reads.all(deadline, h -> names.stream().map(n -> Requests.getData(h, paths.namespace(n))).toList());
+        List<Reply> data =
+                reads.all(
+                        deadline,
+                        h ->
+                                names.stream()
+                                        .map(n -> Requests.getData(h, paths.namespace(n)))
+                                        .toList());
         List<Namespace> result = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             if (data.get(i).ok()) {
-                result.add(NamespaceCodec.decode(names.get(i), paths.namespace(names.get(i)), data.get(i).data()));
+                result.add(
+                        NamespaceCodec.decode(
+                                names.get(i), paths.namespace(names.get(i)), data.get(i).data()));
             }
         }
         return List.copyOf(result);
@@ -263,8 +298,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(ns);
         requireOwnerKey(ownerKey);
         requireTtl(ttl);
-        Deadline deadline = lifecycle.start("acquire in namespace '" + ns + "' for owner '" + ownerKey + "'");
-        // a preferred slot outside the namespace is refused before anything is written (its clock included)
+        Deadline deadline =
+                lifecycle.start("acquire in namespace '" + ns + "' for owner '" + ownerKey + "'");
+        // a preferred slot outside the namespace is refused before anything is written (its clock
+        // included)
         preferred.ifPresent(slot -> requireSlot(slot, namespaceWith(deadline, ns, slot)));
         String ownerPath = paths.owner(ns, ownerKey);
         int lost = 0;
@@ -272,33 +309,62 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             Start start = start(deadline, ns, ownerPath);
             Namespace namespace = start.namespace();
             Reply index = start.second();
-            List<Integer> owned = index.is(Code.NONODE) ? List.of()
-                    : OwnerIndexCodec.decode("owner index of '" + ownerKey + "' in namespace '" + ns + "' ("
-                            + ownerPath + ")", index.data());
-            Choice choice = chooseFreeSlot(deadline, namespace, owned, preferred, start.now(), spread(lost));
+            List<Integer> owned =
+                    index.is(Code.NONODE)
+                            ? List.of()
+                            : OwnerIndexCodec.decode(
+                                    "owner index of '"
+                                            + ownerKey
+                                            + "' in namespace '"
+                                            + ns
+                                            + "' ("
+                                            + ownerPath
+                                            + ")",
+                                    index.data());
+            Choice choice =
+                    chooseFreeSlot(
+                            deadline, namespace, owned, preferred, start.now(), spread(lost));
             int chosen = choice.slot();
             Seen slot = choice.seen();
             String nonce = UUID.randomUUID().toString();
-            SlotData term = slot.data().startTerm(slot.mtime(), start.now(), ownerKey, ttl, namespace.tolerance(), nonce);
+            SlotData term =
+                    slot.data()
+                            .startTerm(
+                                    slot.mtime(),
+                                    start.now(),
+                                    ownerKey,
+                                    ttl,
+                                    namespace.tolerance(),
+                                    nonce);
             byte[] termData = term.encode();
-            byte[] indexData = OwnerIndexCodec.encode(NamespaceRules.ownerIndexAfter(chosen, owned), nonce);
-            NodeChange indexChange = index.is(Code.NONODE) ? NodeChange.create(ownerPath, indexData)
-                    : NodeChange.replace(ownerPath, index.stat().getVersion(), index.data(), indexData);
+            byte[] indexData =
+                    OwnerIndexCodec.encode(NamespaceRules.ownerIndexAfter(chosen, owned), nonce);
+            NodeChange indexChange =
+                    index.is(Code.NONODE)
+                            ? NodeChange.create(ownerPath, indexData)
+                            : NodeChange.replace(
+                                    ownerPath, index.stat().getVersion(), index.data(), indexData);
             WriteOutcome w;
             Seen mine;
             try {
-                w = conditionalWrite.send(deadline, location(ns, chosen),
-                        slotChange(paths.slot(ns, chosen), slot, termData), indexChange);
-                mine = switch (w.kind()) {
-                    case LANDED -> written(deadline, ns, chosen, term, termData, w);
-                    case UNKNOWN -> readBack(deadline, ns, chosen, nonce);
-                    case LOST_RACE, PARENT_MISSING, NODE_GONE -> null;
-                };
+                w =
+                        conditionalWrite.send(
+                                deadline,
+                                location(ns, chosen),
+                                slotChange(paths.slot(ns, chosen), slot, termData),
+                                indexChange);
+                mine =
+                        switch (w.kind()) {
+                            case LANDED -> written(deadline, ns, chosen, term, termData, w);
+                            case UNKNOWN -> readBack(deadline, ns, chosen, nonce);
+                            case LOST_RACE, PARENT_MISSING, NODE_GONE -> null;
+                        };
             } catch (StoreCorruptedException e) {
                 throw e;
             } catch (StoreException e) {
-                // out of time (or connection) before the outcome was known: the write may have landed, leaving a
-                // term nobody holds; the store releases it in the background if so
+                // out of time (or connection) before the outcome was known: the write may have
+                // landed, leaving a term nobody holds; the store releases it in the background if
+                // so
                 releaseIfLanded(ns, chosen, nonce, ttl);
                 throw e;
             }
@@ -309,8 +375,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 case LOST_RACE -> lost++; // another acquire took the slot or wrote the index first
                 case PARENT_MISSING -> createMissingBookkeeping(deadline, w.missingParent(), ns);
                 case LANDED, UNKNOWN, NODE_GONE -> {
-                    // unknown: the read-back did not find this attempt's nonce, so the write did not land;
-                    // a node gone is reported by the next read
+                    // unknown: the read-back did not find this attempt's nonce, so the write did
+                    // not land; a node gone is reported by the next read
                 }
             }
             // start again with a fresh clock
@@ -319,8 +385,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * The namespace as this store knows it, read only when the known one does not hold {@code slot}: a limit
-     * is never lowered, so a slot inside a limit seen once stays inside. A read, never a write.
+     * The namespace as this store knows it, read only when the known one does not hold {@code
+     * slot}: a limit is never lowered, so a slot inside a limit seen once stays inside. A read,
+     * never a write.
      */
     private Namespace namespaceWith(Deadline deadline, String ns, int slot) {
         Namespace known = namespaces.get(ns);
@@ -345,48 +412,65 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * Settles an acquire whose outcome its caller never learned: if the slot holds this attempt's term (its
-     * nonce), nobody holds that lease and nobody stamped under it, so the term is released handing back its
-     * whole window (declared bound: its floor).
+     * Settles an acquire whose outcome its caller never learned: if the slot holds this attempt's
+     * term (its nonce), nobody holds that lease and nobody stamped under it, so the term is
+     * released handing back its whole window (declared bound: its floor).
      */
     private void releaseIfLanded(String ns, int slot, String nonce, Duration ttl) {
-        settlements.later("settling a timed-out acquire of slot " + slot + " in namespace '" + ns + "'", ttl, d -> {
-            Seen seen = readBack(d, ns, slot, nonce);
-            if (seen != null && seen.data().state() == SlotData.State.HELD) {
-                SlotLease orphan = seen.data().lease(ns, slot, seen.mtime());
-                endTerm(d, orphan, orphan.floor().toEpochMilli());
-            }
-        });
+        settlements.later(
+                "settling a timed-out acquire of slot " + slot + " in namespace '" + ns + "'",
+                ttl,
+                d -> {
+                    Seen seen = readBack(d, ns, slot, nonce);
+                    if (seen != null && seen.data().state() == SlotData.State.HELD) {
+                        SlotLease orphan = seen.data().lease(ns, slot, seen.mtime());
+                        endTerm(d, orphan, orphan.floor().toEpochMilli());
+                    }
+                });
     }
 
     /**
-     * Among how many of the lowest free slots a fresh acquire picks at random after losing {@code lost} races:
-     * 1 (the lowest) until it loses, then 8, 64, 512, ... Why: when many instances start together they all see
-     * the same lowest free slot; only one can win it, and if every loser went for the next lowest again, a herd
-     * of n would need n rounds. Growing the spread eightfold after each loss settles a herd of 1024 in about
-     * five rounds, and the slots taken stay the lowest ones.
+     * Among how many of the lowest free slots a fresh acquire picks at random after losing {@code
+     * lost} races: 1 (the lowest) until it loses, then 8, 64, 512, ... Why: when many instances
+     * start together they all see the same lowest free slot; only one can win it, and if every
+     * loser went for the next lowest again, a herd of n would need n rounds. Growing the spread
+     * eightfold after each loss settles a herd of 1024 in about five rounds, and the slots taken
+     * stay the lowest ones.
      */
     private static int spread(int lost) {
         return lost == 0 ? 1 : 1 << Math.min(3 * lost, 16);
     }
 
     /**
-     * Round trip 1: the clock write first (its mtime is "now"; on one session it is also the barrier that the
-     * reads behind it see everything up to it), then the namespace and one more node, pipelined.
+     * Round trip 1: the clock write first (its mtime is "now"; on one session it is also the
+     * barrier that the reads behind it see everything up to it), then the namespace and one more
+     * node, pipelined.
      */
     private Start start(Deadline deadline, String ns, String secondPath) {
         return start(deadline, ns, h -> Requests.getData(h, secondPath));
     }
 
-    /** The same first round trip with any third request (inspect lists the namespace's children). */
-    private Start start(Deadline deadline, String ns, Function<ZooKeeper, CompletableFuture<Reply>> third) {
+    /**
+     * The same first round trip with any third request (inspect lists the namespace's children).
+     */
+    private Start start(
+            Deadline deadline, String ns, Function<ZooKeeper, CompletableFuture<Reply>> third) {
         parentAcls.checkNamespace(deadline, ns);
         String clock = paths.clock(ns);
         String nsPath = paths.namespace(ns);
-        List<Reply> replies = reads.all(deadline, h -> List.of(
-                Requests.setData(h, clock, new byte[0], -1), // not a compare-and-set: only its mtime matters
-                Requests.getData(h, nsPath),
-                third.apply(h)));
+        List<Reply> replies =
+                reads.all(
+                        deadline,
+                        h ->
+                                List.of(
+                                        Requests.setData(
+                                                h,
+                                                clock,
+                                                new byte[0],
+                                                -1), // not a compare-and-set: only its mtime
+                                        // matters
+                                        Requests.getData(h, nsPath),
+                                        third.apply(h)));
         Reply clockReply = replies.get(0);
         Reply nsReply = replies.get(1);
         if (nsReply.is(Code.NONODE)) {
@@ -397,9 +481,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
         Namespace namespace = known(NamespaceCodec.decode(ns, nsPath, nsReply.data()));
         if (clockReply.is(Code.NONODE)) {
-            throw new StoreCorruptedException("namespace '" + ns + "' (" + nsPath + ")",
-                    "its clock node " + clock + " is missing (repair: define the namespace again with its limit"
-                            + " and tolerance, which creates the clock node; nothing else changes)");
+            throw new StoreCorruptedException(
+                    "namespace '" + ns + "' (" + nsPath + ")",
+                    "its clock node "
+                            + clock
+                            + " is missing (repair: define the namespace again with its limit and"
+                            + " tolerance, which creates the clock node; nothing else changes)");
         }
         if (!clockReply.ok()) {
             throw failures.unexpected(deadline, clockReply);
@@ -412,11 +499,16 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * The contract's choice order, reading as few slots as possible: the first read-only multi holds the
-     * owner index's slots, the preferred slot and the first batch of the lowest slots.
+     * The contract's choice order, reading as few slots as possible: the first read-only multi
+     * holds the owner index's slots, the preferred slot and the first batch of the lowest slots.
      */
-    private Choice chooseFreeSlot(Deadline deadline, Namespace ns, List<Integer> owned, OptionalInt preferred,
-                                  long now, int spread) {
+    private Choice chooseFreeSlot(
+            Deadline deadline,
+            Namespace ns,
+            List<Integer> owned,
+            OptionalInt preferred,
+            long now,
+            int spread) {
         List<Integer> firstChoices = SlotChoiceOrder.firstChoices(ns, owned, preferred);
         int scanned = Math.min(FIRST_BATCH, ns.limit());
         Set<Integer> firstRead = new LinkedHashSet<>(firstChoices);
@@ -445,9 +537,19 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         return free.get(free.size() == 1 ? 0 : ThreadLocalRandom.current().nextInt(free.size()));
     }
 
-    /** Adds the free slots among {@code [from, to)} of a batch read, lowest first, until there are {@code spread}. */
-    private void collectFree(Deadline deadline, String ns, Map<Integer, Reply> batch, int from, int to, long now,
-                             int spread, List<Choice> free) {
+    /**
+     * Adds the free slots among {@code [from, to)} of a batch read, lowest first, until there are
+     * {@code spread}.
+     */
+    private void collectFree(
+            Deadline deadline,
+            String ns,
+            Map<Integer, Reply> batch,
+            int from,
+            int to,
+            long now,
+            int spread,
+            List<Choice> free) {
         for (int slot = from; slot < to && free.size() < spread; slot++) {
             Seen seen = decode(deadline, ns, slot, batch.get(slot));
             if (seen.data().isFreeAt(now, seen.mtime())) {
@@ -457,23 +559,29 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * Reads slot nodes in one round trip: read-only multis of at most {@value #MAX_BATCH} slots each, pipelined
-     * (per-operation results: a missing node is not an error).
+     * Reads slot nodes in one round trip: read-only multis of at most {@value #MAX_BATCH} slots
+     * each, pipelined (per-operation results: a missing node is not an error).
      */
+    private List<Op> slotReads(String ns, List<Integer> slots) {
+        return slots.stream().map(s -> Op.getData(paths.slot(ns, s))).toList();
+    }
+
     private Map<Integer, Reply> readSlots(Deadline deadline, String ns, List<Integer> slots) {
         List<List<Integer>> chunks = new ArrayList<>();
         for (int from = 0; from < slots.size(); from += MAX_BATCH) {
             chunks.add(slots.subList(from, Math.min(from + MAX_BATCH, slots.size())));
         }
-        List<Reply> replies = reads.all(deadline, h -> chunks.stream()
-                .map(chunk -> Requests.multi(h, chunk.stream().map(s -> Op.getData(paths.slot(ns, s))).toList()))
-                .toList());
+        List<List<Op>> reads = chunks.stream().map(chunk -> slotReads(ns, chunk)).toList();
+        List<Reply> replies =
+                this.reads.all(
+                        deadline, h -> reads.stream().map(ops -> Requests.multi(h, ops)).toList());
         Map<Integer, Reply> bySlot = new TreeMap<>();
         for (int c = 0; c < chunks.size(); c++) {
             Reply r = replies.get(c);
             List<Integer> chunk = chunks.get(c);
-            // A read-only multi answers per operation; its overall code is the first operation's error (a
-            // missing slot node), so only the absence of per-operation results is a failure.
+            // A read-only multi answers per operation; its overall code is the first operation's
+            // error (a missing slot node), so only the absence of per-operation results is a
+            // failure.
             if (r.results() == null || r.results().size() != chunk.size()) {
                 throw failures.unexpected(deadline, r);
             }
@@ -481,10 +589,18 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 OpResult result = r.results().get(i);
                 String path = paths.slot(ns, chunk.get(i));
                 if (result instanceof OpResult.GetDataResult g) {
-                    bySlot.put(chunk.get(i), new Reply(0, path, g.getData(), g.getStat(), null, null));
+                    bySlot.put(
+                            chunk.get(i), new Reply(0, path, g.getData(), g.getStat(), null, null));
                 } else {
-                    bySlot.put(chunk.get(i), new Reply(((OpResult.ErrorResult) result).getErr(), path, null, null,
-                            null, null));
+                    bySlot.put(
+                            chunk.get(i),
+                            new Reply(
+                                    ((OpResult.ErrorResult) result).getErr(),
+                                    path,
+                                    null,
+                                    null,
+                                    null,
+                                    null));
                 }
             }
         }
@@ -492,9 +608,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * A slot as read, checked against what this store saw of it before: a node deleted behind the store's back,
-     * or changed against {@link SlotHistory}, is refused. A missing node this store saw is read once more
-     * before it is refused: the first reply may have been sent before this store's own write created the node.
+     * A slot as read, checked against what this store saw of it before: a node deleted behind the
+     * store's back, or changed against {@link SlotHistory}, is refused. A missing node this store
+     * saw is read once more before it is refused: the first reply may have been sent before this
+     * store's own write created the node.
      */
     private Seen decode(Deadline deadline, String ns, int slot, Reply reply) {
         if (reply.is(Code.NONODE)) {
@@ -505,14 +622,21 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             }
             Reply again = reads.one(deadline, h -> Requests.getData(h, path));
             if (again.is(Code.NONODE)) {
-                throw new StoreCorruptedException(location(ns, slot), "the slot was deleted behind this store's back"
-                        + " after it saw fence " + mark.view().fence() + "; starting it over at fence 1 could hand"
-                        + " out a fence and a window twice (" + repair(mark) + ")");
+                throw new StoreCorruptedException(
+                        location(ns, slot),
+                        "the slot was deleted behind this store's back"
+                                + " after it saw fence "
+                                + mark.view().fence()
+                                + "; starting it over at fence 1 could hand"
+                                + " out a fence and a window twice ("
+                                + repair(mark)
+                                + ")");
             }
             reply = again;
         }
         if (!reply.ok()) {
-            throw new StoreCorruptedException(location(ns, slot), "reading it failed with " + reply.code());
+            throw new StoreCorruptedException(
+                    location(ns, slot), "reading it failed with " + reply.code());
         }
         SlotData data = SlotData.decode(location(ns, slot), reply.data());
         check(ns, slot, data, reply.stat());
@@ -520,25 +644,32 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * A slot state this store saw (read or written) as of the write that made it (mzxid), and the view it gives.
-     * Only a state written after the mark is judged; an older reply arriving late is neither judged nor kept.
+     * A slot state this store saw (read or written) as of the write that made it (mzxid), and the
+     * view it gives. Only a state written after the mark is judged; an older reply arriving late is
+     * neither judged nor kept.
      */
-    private record SlotMark(long mzxid, SlotView view) {
-    }
+    private record SlotMark(long mzxid, SlotView view) {}
 
     private void check(String ns, int slot, SlotData data, Stat stat) {
         SlotView view = data.view(ns, slot, stat.getMtime());
-        marks.compute(paths.slot(ns, slot), (path, known) -> {
-            if (known != null && stat.getMzxid() <= known.mzxid()) {
-                return known;
-            }
-            String why = known == null ? null : SlotHistory.whyNotAfter(known.view(), view);
-            if (why != null) {
-                throw new StoreCorruptedException(location(ns, slot), why + " behind this store's back; using it"
-                        + " could hand out a fence and a window twice (" + repair(known) + ")");
-            }
-            return new SlotMark(stat.getMzxid(), view);
-        });
+        marks.compute(
+                paths.slot(ns, slot),
+                (path, known) -> {
+                    if (known != null && stat.getMzxid() <= known.mzxid()) {
+                        return known;
+                    }
+                    String why = known == null ? null : SlotHistory.whyNotAfter(known.view(), view);
+                    if (why != null) {
+                        throw new StoreCorruptedException(
+                                location(ns, slot),
+                                why
+                                        + " behind this store's back; using it"
+                                        + " could hand out a fence and a window twice ("
+                                        + repair(known)
+                                        + ")");
+                    }
+                    return new SlotMark(stat.getMzxid(), view);
+                });
     }
 
     private static String repair(SlotMark mark) {
@@ -550,9 +681,21 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public SlotLease renew(SlotLease lease) {
         requireLease(lease);
-        Deadline deadline = lifecycle.start("renew of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'");
-        Seen mine = changeTerm(deadline, lease, false,
-                current -> current.data().renewed(current.mtime(), UUID.randomUUID().toString()));
+        Deadline deadline =
+                lifecycle.start(
+                        "renew of slot "
+                                + lease.slot()
+                                + " in namespace '"
+                                + lease.namespace()
+                                + "'");
+        Seen mine =
+                changeTerm(
+                        deadline,
+                        lease,
+                        false,
+                        current ->
+                                current.data()
+                                        .renewed(current.mtime(), UUID.randomUUID().toString()));
         return mine.data().lease(lease.namespace(), lease.slot(), mine.mtime());
     }
 
@@ -570,39 +713,55 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * Ends the term; {@code stampedBefore} {@link Long#MAX_VALUE} declares nothing: the whole window stays used.
-     * A release that ran out of time (or connection) may not have landed, and its holder has stopped using the
-     * lease: the store goes on trying in the background, so that the slot is free before its ttl runs out.
+     * Ends the term; {@code stampedBefore} {@link Long#MAX_VALUE} declares nothing: the whole
+     * window stays used. A release that ran out of time (or connection) may not have landed, and
+     * its holder has stopped using the lease: the store goes on trying in the background, so that
+     * the slot is free before its ttl runs out.
      */
     private Instant endTerm(SlotLease lease, long stampedBefore) {
-        String operation = "release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'";
+        String operation =
+                "release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'";
         Deadline deadline = lifecycle.start(operation);
         try {
             return endTerm(deadline, lease, stampedBefore);
         } catch (StoreTimeoutException | StoreUnavailableException e) {
-            settlements.later("finishing a timed-out " + operation, lease.ttl(), d -> endTerm(d, lease, stampedBefore));
+            settlements.later(
+                    "finishing a timed-out " + operation,
+                    lease.ttl(),
+                    d -> endTerm(d, lease, stampedBefore));
             throw e;
         }
     }
 
     private Instant endTerm(Deadline deadline, SlotLease lease, long stampedBefore) {
-        Seen ended = changeTerm(deadline, lease, true, current -> current.data().released(current.mtime(),
-                UUID.randomUUID().toString(), stampedBefore));
+        Seen ended =
+                changeTerm(
+                        deadline,
+                        lease,
+                        true,
+                        current ->
+                                current.data()
+                                        .released(
+                                                current.mtime(),
+                                                UUID.randomUUID().toString(),
+                                                stampedBefore));
         return Instant.ofEpochMilli(ended.data().effectiveNextFloor(ended.mtime()));
     }
 
     /**
-     * Writes the lease's own term, changed by {@code change}, until the write lands; returns the slot as
-     * written. For a release, a term released or ended already is returned as it is (release is idempotent).
+     * Writes the lease's own term, changed by {@code change}, until the write lands; returns the
+     * slot as written. For a release, a term released or ended already is returned as it is
+     * (release is idempotent).
      *
-     * <p>{@link LeaseLostException} promises that nothing was written. Once a write of this operation had an
-     * unknown outcome that its read-back could not settle ({@code unsettled}), a term found over may have been
-     * ended (or extended) by that very write, so the answer is an unknown outcome instead. Why it matters: a
-     * release that landed, whose reply was lost while the next holder took the slot, would otherwise be
-     * reported as "lost, nothing written", and the holder would not know its window was cut at the release
-     * bound.
+     * <p>{@link LeaseLostException} promises that nothing was written. Once a write of this
+     * operation had an unknown outcome that its read-back could not settle ({@code unsettled}), a
+     * term found over may have been ended (or extended) by that very write, so the answer is an
+     * unknown outcome instead. Why it matters: a release that landed, whose reply was lost while
+     * the next holder took the slot, would otherwise be reported as "lost, nothing written", and
+     * the holder would not know its window was cut at the release bound.
      */
-    private Seen changeTerm(Deadline deadline, SlotLease lease, boolean release, Function<Seen, SlotData> change) {
+    private Seen changeTerm(
+            Deadline deadline, SlotLease lease, boolean release, Function<Seen, SlotData> change) {
         String path = paths.slot(lease.namespace(), lease.slot());
         String location = location(lease.namespace(), lease.slot());
         boolean unsettled = false;
@@ -613,8 +772,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             }
             SlotData next = change.apply(current);
             byte[] data = next.encode();
-            WriteOutcome w = conditionalWrite.send(deadline, location,
-                    NodeChange.replace(path, current.version(), current.raw(), data));
+            WriteOutcome w =
+                    conditionalWrite.send(
+                            deadline,
+                            location,
+                            NodeChange.replace(path, current.version(), current.raw(), data));
             if (w.landed()) {
                 return landedTerm(lease, current, next, data, w.stat(0));
             }
@@ -627,7 +789,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     }
                     unsettled = true;
                 }
-                case PARENT_MISSING -> createMissingBookkeeping(deadline, w.missingParent(), lease.namespace());
+                case PARENT_MISSING ->
+                        createMissingBookkeeping(deadline, w.missingParent(), lease.namespace());
                 case LANDED, LOST_RACE, NODE_GONE -> {
                     // the node changed or is gone: the next read decides
                 }
@@ -637,48 +800,76 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * The slot as this store last wrote it when that is still the lease's term, else read; a lease whose term
-     * is over is lost. For release, a term already released or ended is returned as it is.
+     * The slot as this store last wrote it when that is still the lease's term, else read; a lease
+     * whose term is over is lost. For release, a term already released or ended is returned as it
+     * is.
      *
-     * @param unsettled whether a write of this operation may have landed unseen (see {@link #changeTerm})
+     * @param unsettled whether a write of this operation may have landed unseen (see {@link
+     *     #changeTerm})
      */
-    private Seen currentTerm(Deadline deadline, SlotLease lease, boolean release, boolean unsettled) {
+    private Seen currentTerm(
+            Deadline deadline, SlotLease lease, boolean release, boolean unsettled) {
         String path = paths.slot(lease.namespace(), lease.slot());
         Seen cached = written.get(path);
-        // The conditional write that follows verifies the cached state is still there, by its data version. A
-        // node deleted and created again starts over at version 0, so a cached version 0 is read first.
-        if (cached != null && cached.version() != 0 && cached.data().isTermOf(lease)
+        // The conditional write that follows verifies the cached state is still there, by its data
+        // version. A node deleted and created again starts over at version 0, so a cached version 0
+        // is read first.
+        if (cached != null
+                && cached.version() != 0
+                && cached.data().isTermOf(lease)
                 && cached.data().state() == SlotData.State.HELD) {
             return cached;
         }
         // every other answer (lost, already released) is decided on what the server holds now
-        Seen current = decode(deadline, lease.namespace(), lease.slot(),
-                reads.one(deadline, h -> Requests.getData(h, path)));
+        Seen current =
+                decode(
+                        deadline,
+                        lease.namespace(),
+                        lease.slot(),
+                        reads.one(deadline, h -> Requests.getData(h, path)));
         SlotData data = current.data();
         if (data.isTermOf(lease) && (data.state() == SlotData.State.HELD || release)) {
             return current;
         }
-        String reason = data.isTermOf(lease) ? "the term was released or ended"
-                : "the slot's current term has fence " + data.fence() + " (owner '" + data.lastOwner() + "')";
-        LeaseLostException lost = new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
+        String reason =
+                data.isTermOf(lease)
+                        ? "the term was released or ended"
+                        : "the slot's current term has fence "
+                                + data.fence()
+                                + " (owner '"
+                                + data.lastOwner()
+                                + "')";
+        LeaseLostException lost =
+                new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
         if (unsettled) {
-            throw failures.outcomeUnknown(deadline, "the lease's term is over now (" + reason + ")", lost);
+            throw failures.outcomeUnknown(
+                    deadline, "the lease's term is over now (" + reason + ")", lost);
         }
         throw lost;
     }
 
     /**
-     * A renew or release that landed. A node deleted and created again behind the store's back, then written up
-     * to the very version this store wrote last, takes the write: the czxid tells, and the write is refused.
+     * A renew or release that landed. A node deleted and created again behind the store's back,
+     * then written up to the very version this store wrote last, takes the write: the czxid tells,
+     * and the write is refused.
      */
     private Seen landedTerm(SlotLease lease, Seen current, SlotData next, byte[] data, Stat stat) {
         String path = paths.slot(lease.namespace(), lease.slot());
         if (stat.getCzxid() != current.czxid()) {
             written.remove(path);
-            throw new StoreCorruptedException(location(lease.namespace(), lease.slot()), "it was deleted and created"
-                    + " again behind this store's back (czxid " + stat.getCzxid() + ", expected " + current.czxid()
-                    + ") and written up to the very version this store wrote last, so this store's "
-                    + next.state().name().toLowerCase(Locale.ROOT) + " of fence " + next.fence() + " landed on it");
+            throw new StoreCorruptedException(
+                    location(lease.namespace(), lease.slot()),
+                    "it was deleted and created"
+                            + " again behind this store's back (czxid "
+                            + stat.getCzxid()
+                            + ", expected "
+                            + current.czxid()
+                            + ") and written up to the very version this store wrote last, so this"
+                            + " store's "
+                            + next.state().name().toLowerCase(Locale.ROOT)
+                            + " of fence "
+                            + next.fence()
+                            + " landed on it");
         }
         return remember(lease.namespace(), lease.slot(), next, data, stat);
     }
@@ -688,11 +879,18 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(namespace);
         requireFence(fenceAtLeast);
         requireInstant("floorAtLeast", floorAtLeast);
-        Deadline deadline = lifecycle.start("advance of slot " + slot + " in namespace '" + namespace + "'");
+        Deadline deadline =
+                lifecycle.start("advance of slot " + slot + " in namespace '" + namespace + "'");
         requireSlot(slot, namespaceWith(deadline, namespace, slot));
         String path = paths.slot(namespace, slot);
-        // values already reached are decided on a read, so that a no-op writes nothing (its clock included)
-        Seen first = decode(deadline, namespace, slot, reads.one(deadline, h -> Requests.getData(h, path)));
+        // values already reached are decided on a read, so that a no-op writes nothing (its clock
+        // included)
+        Seen first =
+                decode(
+                        deadline,
+                        namespace,
+                        slot,
+                        reads.one(deadline, h -> Requests.getData(h, path)));
         if (first.data().isAtLeast(first.mtime(), fenceAtLeast, floorAtLeast)) {
             return first.data().view(namespace, slot, first.mtime());
         }
@@ -704,18 +902,32 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 return data.view(namespace, slot, current.mtime());
             }
             if (data.isHeldAt(start.now(), current.mtime())) {
-                throw new SlotBusyException(namespace, slot, data.owner(),
+                throw new SlotBusyException(
+                        namespace,
+                        slot,
+                        data.owner(),
                         Instant.ofEpochMilli(data.expiresAt(current.mtime())));
             }
-            SlotData advanced = data.advanced(current.mtime(), fenceAtLeast, floorAtLeast, UUID.randomUUID().toString());
+            SlotData advanced =
+                    data.advanced(
+                            current.mtime(),
+                            fenceAtLeast,
+                            floorAtLeast,
+                            UUID.randomUUID().toString());
             byte[] bytes = advanced.encode();
-            WriteOutcome w = conditionalWrite.send(deadline, location(namespace, slot), slotChange(path, current, bytes));
+            WriteOutcome w =
+                    conditionalWrite.send(
+                            deadline, location(namespace, slot), slotChange(path, current, bytes));
             if (w.landed()) {
-                return advanced.view(namespace, slot, written(deadline, namespace, slot, advanced, bytes, w).mtime());
+                return advanced.view(
+                        namespace,
+                        slot,
+                        written(deadline, namespace, slot, advanced, bytes, w).mtime());
             }
             written.remove(path);
             switch (w.kind()) {
-                case PARENT_MISSING -> createMissingBookkeeping(deadline, w.missingParent(), namespace);
+                case PARENT_MISSING ->
+                        createMissingBookkeeping(deadline, w.missingParent(), namespace);
                 case LANDED, LOST_RACE, UNKNOWN, NODE_GONE -> {
                     // read again: an unknown advance that landed reads as reached
                 }
@@ -731,10 +943,16 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(namespace);
         Deadline deadline = lifecycle.start("inspect of namespace '" + namespace + "'");
         // one round trip: clock, namespace and its children together
-        Start start = start(deadline, namespace, h -> Requests.getChildren(h, paths.namespace(namespace)));
+        Start start =
+                start(
+                        deadline,
+                        namespace,
+                        h -> Requests.getChildren(h, paths.namespace(namespace)));
         Reply children = start.second();
         if (!children.ok()) {
-            throw children.is(Code.NONODE) ? new NamespaceNotFoundException(namespace) : failures.unexpected(deadline, children);
+            throw children.is(Code.NONODE)
+                    ? new NamespaceNotFoundException(namespace)
+                    : failures.unexpected(deadline, children);
         }
         List<Integer> slots = new ArrayList<>();
         for (String child : children.children()) {
@@ -748,36 +966,44 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 }
                 slots.add(slot);
             } catch (NumberFormatException e) {
-                throw new StoreCorruptedException("namespace '" + namespace + "' (" + paths.namespace(namespace) + ")",
+                throw new StoreCorruptedException(
+                        "namespace '" + namespace + "' (" + paths.namespace(namespace) + ")",
                         "it has a child node '" + printable(child) + "' that is not a slot number");
             }
         }
         slots.sort(Integer::compare);
         List<SlotView> views = new ArrayList<>();
-        readSlots(deadline, namespace, slots).forEach((slot, reply) -> {
-            if (reply.ok()) {
-                Seen seen = decode(deadline, namespace, slot, reply);
-                views.add(seen.data().view(namespace, slot, seen.mtime()));
-            }
-        });
+        readSlots(deadline, namespace, slots)
+                .forEach(
+                        (slot, reply) -> {
+                            if (reply.ok()) {
+                                Seen seen = decode(deadline, namespace, slot, reply);
+                                views.add(seen.data().view(namespace, slot, seen.mtime()));
+                            }
+                        });
         return new NamespaceSnapshot(start.namespace(), Instant.ofEpochMilli(start.now()), views);
     }
 
     // ---- writes ----
 
-    /** The change that writes a slot: create a node that does not exist, else compare-and-set it. */
+    /**
+     * The change that writes a slot: create a node that does not exist, else compare-and-set it.
+     */
     private static NodeChange slotChange(String path, Seen current, byte[] data) {
-        return !current.exists() ? NodeChange.create(path, data)
+        return !current.exists()
+                ? NodeChange.create(path, data)
                 : NodeChange.replace(path, current.version(), current.raw(), data);
     }
 
     /**
-     * Remembers a slot write that landed; the slot is the write's first change. All changes of one write share
-     * one transaction and its time, so the mtime comes from the slot's own Stat or any other change's (through
-     * a chroot the client drops the Stat of a create inside a multi); a node the write created is at version 0.
-     * Only when no change carries a Stat is the slot read back.
+     * Remembers a slot write that landed; the slot is the write's first change. All changes of one
+     * write share one transaction and its time, so the mtime comes from the slot's own Stat or any
+     * other change's (through a chroot the client drops the Stat of a create inside a multi); a
+     * node the write created is at version 0. Only when no change carries a Stat is the slot read
+     * back.
      */
-    private Seen written(Deadline deadline, String ns, int slot, SlotData data, byte[] raw, WriteOutcome w) {
+    private Seen written(
+            Deadline deadline, String ns, int slot, SlotData data, byte[] raw, WriteOutcome w) {
         Stat own = w.stat(0);
         if (own != null) {
             return remember(ns, slot, data, raw, own);

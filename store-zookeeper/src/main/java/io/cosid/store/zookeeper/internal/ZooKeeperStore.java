@@ -4,8 +4,8 @@ import io.cosid.store.RangeStore;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
-import io.cosid.store.StoreException;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.Optional;
@@ -26,9 +26,16 @@ final class ZooKeeperStore implements Store {
     private final Settlements settlements;
 
     @Inject
-    ZooKeeperStore(StoreConfig config, StoreLifecycle lifecycle, ZooKeeperRangeStore ranges,
-                   ZooKeeperSlotLeaseStore slots, CuratorFramework client, ClientOwnership ownership, RoundTrips roundTrips,
-                   NodePaths paths, Settlements settlements) {
+    ZooKeeperStore(
+            StoreConfig config,
+            StoreLifecycle lifecycle,
+            ZooKeeperRangeStore ranges,
+            ZooKeeperSlotLeaseStore slots,
+            CuratorFramework client,
+            ClientOwnership ownership,
+            RoundTrips roundTrips,
+            NodePaths paths,
+            Settlements settlements) {
         this.config = config;
         this.lifecycle = lifecycle;
         this.ranges = ranges;
@@ -67,24 +74,33 @@ final class ZooKeeperStore implements Store {
 
     @Override
     public Optional<StoreAdmin> admin() {
-        return Optional.of(() -> {
-            lifecycle.start("purge of store '" + config.name() + "'");
-            try {
-                // the raw client: the root is an absolute path that already includes any Curator namespace
-                CuratorFramework raw = client.usingNamespace(null);
-                if (raw.checkExists().forPath(paths.root()) != null) {
-                    raw.delete().deletingChildrenIfNeeded().forPath(paths.root());
-                }
-            } catch (Exception e) {
-                throw new StoreException("purge of store '" + config.name() + "' failed under " + paths.root(), e);
-            }
-        });
+        return Optional.of(
+                () -> {
+                    lifecycle.start("purge of store '" + config.name() + "'");
+                    try {
+                        // the raw client: the root is an absolute path that already includes any
+                        // Curator namespace
+                        CuratorFramework raw = client.usingNamespace(null);
+                        if (raw.checkExists().forPath(paths.root()) != null) {
+                            raw.delete().deletingChildrenIfNeeded().forPath(paths.root());
+                        }
+                    } catch (Exception e) {
+                        throw new StoreException(
+                                "purge of store '"
+                                        + config.name()
+                                        + "' failed under "
+                                        + paths.root(),
+                                e);
+                    }
+                });
     }
 
     @Override
     public void close() {
         if (lifecycle.close()) {
-            settlements.finish(); // timed-out acquires and releases still being settled, at most one budget
+            settlements
+                    .finish(); // timed-out acquires and releases still being settled, at most one
+            // budget
             if (ownership == ClientOwnership.OWNED) {
                 client.close();
             }

@@ -3,24 +3,27 @@ package io.cosid.store.zookeeper.internal;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreUnavailableException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ClientX509Util;
 
 /**
- * Builds a store: parses the options, builds and connects a client when the store owns one, and wires the
- * object graph with Dagger. Called only by {@code ZooKeeperStores}.
+ * Builds a store: parses the options, builds and connects a client when the store owns one, and
+ * wires the object graph with Dagger. Called only by {@code ZooKeeperStores}.
  */
 public final class ZooKeeperStoreAssembly {
 
     /** The backend's type name. */
     public static final String TYPE = "zookeeper";
 
-    private ZooKeeperStoreAssembly() {
-    }
+    private ZooKeeperStoreAssembly() {}
 
     /**
      * A store with a client of its own, connected before this returns and closed with the store.
@@ -30,16 +33,21 @@ public final class ZooKeeperStoreAssembly {
      */
     public static Store open(StoreConfig config) {
         ZooKeeperOptions options = ZooKeeperOptions.parse(config, true);
-        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-                .connectString(options.connectString())
-                .sessionTimeoutMs(millis(options.sessionTimeout()))
-                .connectionTimeoutMs(millis(options.connectionTimeout()))
-                .retryPolicy(new BoundedExponentialBackoffRetry(millis(options.retryBaseSleep()),
-                        millis(options.retryMaxSleep()), options.retryMaxRetries()))
-                // the connect string is the operator's; do not let /zookeeper/config rewrite it (NAT, chroot)
-                .ensembleTracker(false);
+        CuratorFrameworkFactory.Builder builder =
+                CuratorFrameworkFactory.builder()
+                        .connectString(options.connectString())
+                        .sessionTimeoutMs(millis(options.sessionTimeout()))
+                        .connectionTimeoutMs(millis(options.connectionTimeout()))
+                        .retryPolicy(
+                                new BoundedExponentialBackoffRetry(
+                                        millis(options.retryBaseSleep()),
+                                        millis(options.retryMaxSleep()),
+                                        options.retryMaxRetries()))
+                        // the connect string is the operator's; do not let /zookeeper/config
+                        // rewrite it (NAT, chroot)
+                        .ensembleTracker(false);
         if (options.authDigest() != null) {
-            builder.authorization("digest", options.authDigest().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            builder.authorization("digest", options.authDigest().getBytes(StandardCharsets.UTF_8));
         }
         if (!options.tls().isEmpty()) {
             builder.zkClientConfig(tlsConfig(options.tls()));
@@ -51,45 +59,64 @@ public final class ZooKeeperStoreAssembly {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             client.close();
-            throw new StoreUnavailableException(options.connectString(), "interrupted while connecting", e);
+            throw new StoreUnavailableException(
+                    options.connectString(), "interrupted while connecting", e);
         } catch (RuntimeException e) {
             client.close();
             throw e;
         }
-        return checked(DaggerZooKeeperStoreComponent.factory().create(config, options, client, ClientOwnership.OWNED),
+        return checked(
+                DaggerZooKeeperStoreComponent.factory()
+                        .create(config, options, client, ClientOwnership.OWNED),
                 true);
     }
 
-    /** How long a connection may take before the store probes the servers to say why it does not come. */
+    /**
+     * How long a connection may take before the store probes the servers to say why it does not
+     * come.
+     */
     private static final long PROBE_AFTER_MILLIS = 1000;
 
     /**
-     * Waits for the connection up to {@code blockUntilConnectedWait}. If it is not there after a short grace, the
-     * servers are probed ({@link ConnectProbe}) meanwhile: when the probe shows that no server can work (an
-     * unknown host, nothing listening, a TLS handshake refused, TLS on one side only), the open fails at once
-     * with that cause; otherwise at the end of the wait, with whatever the probe found.
+     * Waits for the connection up to {@code blockUntilConnectedWait}. If it is not there after a
+     * short grace, the servers are probed ({@link ConnectProbe}) meanwhile: when the probe shows
+     * that no server can work (an unknown host, nothing listening, a TLS handshake refused, TLS on
+     * one side only), the open fails at once with that cause; otherwise at the end of the wait,
+     * with whatever the probe found.
      */
-    private static void awaitConnection(CuratorFramework client, ZooKeeperOptions options) throws InterruptedException {
+    private static void awaitConnection(CuratorFramework client, ZooKeeperOptions options)
+            throws InterruptedException {
         long wait = options.blockUntilConnectedWait().toMillis();
-        if (client.blockUntilConnected((int) Math.min(wait, PROBE_AFTER_MILLIS), TimeUnit.MILLISECONDS)) {
+        if (client.blockUntilConnected(
+                (int) Math.min(wait, PROBE_AFTER_MILLIS), TimeUnit.MILLISECONDS)) {
             return;
         }
-        var probe = ConnectProbe.start(options, (int) Math.min(options.connectionTimeout().toMillis(), 3000));
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - PROBE_AFTER_MILLIS));
+        var probe =
+                ConnectProbe.start(
+                        options, (int) Math.min(options.connectionTimeout().toMillis(), 3000));
+        long deadline =
+                System.nanoTime()
+                        + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - PROBE_AFTER_MILLIS));
         long remaining = deadline - System.nanoTime();
         while (remaining > 0) {
-            if (client.blockUntilConnected((int) Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(remaining))),
+            if (client.blockUntilConnected(
+                    (int) Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(remaining))),
                     TimeUnit.MILLISECONDS)) {
                 return;
             }
             if (probe.isDone() && ConnectProbe.noServerCanWork(probe.join())) {
-                throw new StoreUnavailableException(options.connectString(), ConnectProbe.describe(probe.join()), null);
+                throw new StoreUnavailableException(
+                        options.connectString(), ConnectProbe.describe(probe.join()), null);
             }
             remaining = deadline - System.nanoTime();
         }
         String found = probe.isDone() ? ConnectProbe.describe(probe.join()) : null;
-        throw new StoreUnavailableException(options.connectString(), "no connection within "
-                + options.blockUntilConnectedWait() + " (blockUntilConnectedWait)" + (found == null ? "" : ": " + found),
+        throw new StoreUnavailableException(
+                options.connectString(),
+                "no connection within "
+                        + options.blockUntilConnectedWait()
+                        + " (blockUntilConnectedWait)"
+                        + (found == null ? "" : ": " + found),
                 null);
     }
 
@@ -103,14 +130,21 @@ public final class ZooKeeperStoreAssembly {
     public static Store open(StoreConfig config, CuratorFramework client) {
         ZooKeeperOptions options = ZooKeeperOptions.parse(config, false);
         if (client == null || client.getState() != CuratorFrameworkState.STARTED) {
-            throw new IllegalArgumentException("the CuratorFramework passed to ZooKeeperStores.open must be started,"
-                    + " got " + (client == null ? "null" : client.getState()));
+            throw new IllegalArgumentException(
+                    "the CuratorFramework passed to ZooKeeperStores.open must be started,"
+                            + " got "
+                            + (client == null ? "null" : client.getState()));
         }
-        return checked(DaggerZooKeeperStoreComponent.factory().create(config, options, client,
-                ClientOwnership.BORROWED), false);
+        return checked(
+                DaggerZooKeeperStoreComponent.factory()
+                        .create(config, options, client, ClientOwnership.BORROWED),
+                false);
     }
 
-    /** The component's store once its open checks passed; closed (with a client it owns) when they fail. */
+    /**
+     * The component's store once its open checks passed; closed (with a client it owns) when they
+     * fail.
+     */
     private static Store checked(ZooKeeperStoreComponent component, boolean ownClient) {
         Store store = component.store();
         try {
@@ -122,13 +156,17 @@ public final class ZooKeeperStoreAssembly {
         return store;
     }
 
-    /** The ZooKeeper client's TLS settings: a Netty socket, secure, with the given key and trust stores. */
-    private static org.apache.zookeeper.client.ZKClientConfig tlsConfig(java.util.Map<String, String> tls) {
-        org.apache.zookeeper.client.ZKClientConfig c = new org.apache.zookeeper.client.ZKClientConfig();
-        c.setProperty(org.apache.zookeeper.client.ZKClientConfig.SECURE_CLIENT, "true");
-        c.setProperty(org.apache.zookeeper.client.ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
+    /**
+     * The ZooKeeper client's TLS settings: a Netty socket, secure, with the given key and trust
+     * stores.
+     */
+    private static ZKClientConfig tlsConfig(Map<String, String> tls) {
+        ZKClientConfig c = new ZKClientConfig();
+        c.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
+        c.setProperty(
+                ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
                 "org.apache.zookeeper.ClientCnxnSocketNetty");
-        try (org.apache.zookeeper.common.ClientX509Util x509 = new org.apache.zookeeper.common.ClientX509Util()) {
+        try (ClientX509Util x509 = new ClientX509Util()) {
             put(c, x509.getSslKeystoreLocationProperty(), tls.get("tls.keyStore.location"));
             put(c, x509.getSslKeystorePasswdProperty(), tls.get("tls.keyStore.password"));
             put(c, x509.getSslKeystoreTypeProperty(), tls.get("tls.keyStore.type"));
@@ -139,7 +177,7 @@ public final class ZooKeeperStoreAssembly {
         return c;
     }
 
-    private static void put(org.apache.zookeeper.client.ZKClientConfig c, String key, String value) {
+    private static void put(ZKClientConfig c, String key, String value) {
         if (value != null) {
             c.setProperty(key, value);
         }

@@ -7,9 +7,11 @@ import dagger.Provides;
 import io.cosid.store.StoreConfig;
 import jakarta.inject.Singleton;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooDefs;
 
 /**
- * The object graph of one ZooKeeper store. Package-private: built only by {@link ZooKeeperStoreAssembly}.
+ * The object graph of one ZooKeeper store. Package-private: built only by {@link
+ * ZooKeeperStoreAssembly}.
  */
 @Singleton
 @Component(modules = ZooKeeperStoreComponent.PathsModule.class)
@@ -21,27 +23,33 @@ interface ZooKeeperStoreComponent {
 
     @Component.Factory
     interface Factory {
-        ZooKeeperStoreComponent create(@BindsInstance StoreConfig config,
-                                       @BindsInstance ZooKeeperOptions options,
-                                       @BindsInstance CuratorFramework client,
-                                       @BindsInstance ClientOwnership ownership);
+        ZooKeeperStoreComponent create(
+                @BindsInstance StoreConfig config,
+                @BindsInstance ZooKeeperOptions options,
+                @BindsInstance CuratorFramework client,
+                @BindsInstance ClientOwnership ownership);
     }
 
-    /** The node layout lives under the option {@code root}, inside the client's Curator namespace if it has one. */
+    /**
+     * The node layout lives under the option {@code root}, inside the client's Curator namespace if
+     * it has one.
+     */
     @Module
     final class PathsModule {
 
-        private PathsModule() {
-        }
+        private PathsModule() {}
 
         @Provides
         @Singleton
         static NodePaths paths(ZooKeeperOptions options, CuratorFramework client) {
             String namespace = client.getNamespace();
-            return new NodePaths(namespace == null || namespace.isEmpty()
-                    ? options.root() : "/" + namespace + options.root(),
-                    options.creatorAcl() ? org.apache.zookeeper.ZooDefs.Ids.CREATOR_ALL_ACL
-                            : org.apache.zookeeper.ZooDefs.Ids.OPEN_ACL_UNSAFE);
+            return new NodePaths(
+                    namespace == null || namespace.isEmpty()
+                            ? options.root()
+                            : "/" + namespace + options.root(),
+                    options.creatorAcl()
+                            ? ZooDefs.Ids.CREATOR_ALL_ACL
+                            : ZooDefs.Ids.OPEN_ACL_UNSAFE);
         }
     }
 }

@@ -38,26 +38,40 @@ class EnsembleRestartTest {
                 for (int i = 0; i < 50; i++) {
                     last = load.recorder.acquire(store.ranges(), "orders", 10);
                 }
-                SlotLease lease = load.recorder.acquire(store.slots(), Load.NAMESPACE, "holder", Duration.ofSeconds(20), 4);
+                SlotLease lease =
+                        load.recorder.acquire(
+                                store.slots(), Load.NAMESPACE, "holder", Duration.ofSeconds(20), 4);
                 load.recorder.release(store.slots(), lease);
 
                 ensemble.killEverything();
                 ensemble.restartEverything();
 
-                RangeState after = await("the ensemble to serve").atMost(Duration.ofSeconds(60)).ignoreExceptions()
-                        .until(() -> store.ranges().peek("orders").orElseThrow(), s -> true);
+                RangeState after =
+                        await("the ensemble to serve")
+                                .atMost(Duration.ofSeconds(60))
+                                .ignoreExceptions()
+                                .until(
+                                        () -> store.ranges().peek("orders").orElseThrow(),
+                                        s -> true);
                 assertThat(after.next()).isEqualTo(last.end());
-                Range next = await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
-                        .until(() -> load.recorder.acquire(store.ranges(), "orders", 10), x -> true);
+                Range next =
+                        await().atMost(Duration.ofSeconds(30))
+                                .ignoreExceptions()
+                                .until(
+                                        () -> load.recorder.acquire(store.ranges(), "orders", 10),
+                                        x -> true);
                 assertThat(next.start()).isGreaterThanOrEqualTo(last.end());
-                SlotLease again = load.recorder.acquire(store.slots(), Load.NAMESPACE, "holder", Duration.ofSeconds(20), 4);
+                SlotLease again =
+                        load.recorder.acquire(
+                                store.slots(), Load.NAMESPACE, "holder", Duration.ofSeconds(20), 4);
                 assertThat(again.fence()).isGreaterThan(lease.fence());
                 assertThat(again.floor()).isAfterOrEqualTo(lease.floor());
                 load.recorder.release(store.slots(), again);
             }
             load.close();
             HistoryChecker.Report report = HistoryChecker.check(load.recorder.events());
-            FaultFigures.report("ensemble-restart", load.recorder.events().size(), restarts, 0, report);
+            FaultFigures.report(
+                    "ensemble-restart", load.recorder.events().size(), restarts, 0, report);
             report.assertValid();
         }
     }

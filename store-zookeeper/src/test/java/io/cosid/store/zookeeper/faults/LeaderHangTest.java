@@ -32,7 +32,9 @@ class LeaderHangTest {
     }
 
     @Test
-    @DisplayName("operations on the hung leader end with StoreTimeoutException inside the budget; nothing is duplicated")
+    @DisplayName(
+            "operations on the hung leader end with StoreTimeoutException inside the budget;"
+                    + " nothing is duplicated")
     void leaderHung() {
         int hangs = Soak.scale(1, 20);
         long timeouts = 0;
@@ -46,25 +48,43 @@ class LeaderHangTest {
             for (int h = 0; h < hangs; h++) {
                 int leader = ensemble.leader();
                 // a client connected only to the leader, so its operations meet the hang head-on
-                Store pinned = ZooKeeperStores.open(StoreConfig.of("pinned", "zookeeper").withTimeout(TIMEOUT)
-                        .withOption("connectString", "127.0.0.1:" + ensemble.clientPort(leader))
-                        .withOption("sessionTimeout", "6s"));
+                Store pinned =
+                        ZooKeeperStores.open(
+                                StoreConfig.of("pinned", "zookeeper")
+                                        .withTimeout(TIMEOUT)
+                                        .withOption(
+                                                "connectString",
+                                                "127.0.0.1:" + ensemble.clientPort(leader))
+                                        .withOption("sessionTimeout", "6s"));
                 try {
-                    // the pinned client must work before the hang; its last failure is named if it never does
+                    // the pinned client must work before the hang; its last failure is named if it
+                    // never does
                     AtomicReference<StoreException> last = new AtomicReference<>();
                     try {
-                        await("the pinned client to work").atMost(Duration.ofSeconds(30))
-                                .ignoreExceptionsInstanceOf(StoreException.class).until(() -> {
-                                    try {
-                                        return load.recorder.acquire(pinned.ranges(), "orders", 10);
-                                    } catch (StoreException e) {
-                                        last.set(e);
-                                        throw e;
-                                    }
-                                }, r -> true);
+                        await("the pinned client to work")
+                                .atMost(Duration.ofSeconds(30))
+                                .ignoreExceptionsInstanceOf(StoreException.class)
+                                .until(
+                                        () -> {
+                                            try {
+                                                return load.recorder.acquire(
+                                                        pinned.ranges(), "orders", 10);
+                                            } catch (StoreException e) {
+                                                last.set(e);
+                                                throw e;
+                                            }
+                                        },
+                                        r -> true);
                     } catch (ConditionTimeoutException e) {
-                        throw new AssertionError("a client pinned to leader " + leader + " did not complete an acquire"
-                                + " in 30 s before hang " + h + "; its last failure: " + last.get(), last.get());
+                        throw new AssertionError(
+                                "a client pinned to leader "
+                                        + leader
+                                        + " did not complete an acquire"
+                                        + " in 30 s before hang "
+                                        + h
+                                        + "; its last failure: "
+                                        + last.get(),
+                                last.get());
                     }
                     ensemble.pause(leader);
                     for (int i = 0; i < 3; i++) {
@@ -77,20 +97,30 @@ class LeaderHangTest {
                             // unavailable: also within the budget
                         }
                         assertThat(Duration.ofNanos(System.nanoTime() - start))
-                                .as("an operation ends within its budget").isLessThan(TIMEOUT.plusMillis(600));
+                                .as("an operation ends within its budget")
+                                .isLessThan(TIMEOUT.plusMillis(600));
                     }
                 } finally {
                     ensemble.resume(leader);
                     pinned.close();
                 }
-                // every member back in its role: the next round pins a client to the leader it finds
-                await("the ensemble to serve again").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
-                        .ignoreExceptions().until(ensemble::allServing);
+                // every member back in its role: the next round pins a client to the leader it
+                // finds
+                await("the ensemble to serve again")
+                        .atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(50))
+                        .ignoreExceptions()
+                        .until(ensemble::allServing);
                 load.awaitProgress(100);
             }
             load.close();
             HistoryChecker.Report report = HistoryChecker.check(load.recorder.events());
-            FaultFigures.report("leader-hang", load.operations.get(), hangs, load.failures.get() + timeouts, report);
+            FaultFigures.report(
+                    "leader-hang",
+                    load.operations.get(),
+                    hangs,
+                    load.failures.get() + timeouts,
+                    report);
             report.assertValid();
             assertThat(timeouts).as("the hang was felt as timeouts").isGreaterThan(0);
         }

@@ -13,7 +13,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** Scenario 1: the leader is SIGKILLed again and again while clients allocate ranges and churn leases. */
+/**
+ * Scenario 1: the leader is SIGKILLed again and again while clients allocate ranges and churn
+ * leases.
+ */
 @DisplayName("Fault 1: leader killed repeatedly under load")
 class LeaderKillTest {
 
@@ -32,19 +35,32 @@ class LeaderKillTest {
             try (Store setup = load.open(ensemble.connectString(), Duration.ofSeconds(5))) {
                 setup.slots().define(Load.NAMESPACE, 24, Duration.ofMillis(300));
             }
-            // 8 clients (sessions) with 4 threads each (16 in the soak): their acquires coalesce inside each store
-            load.rangeClients(8, Soak.scale(4, 16), ensemble.connectString(), Duration.ofSeconds(2),
+            // 8 clients (sessions) with 4 threads each (16 in the soak): their acquires coalesce
+            // inside each store
+            load.rangeClients(
+                    8,
+                    Soak.scale(4, 16),
+                    ensemble.connectString(),
+                    Duration.ofSeconds(2),
                     List.of("orders", "invoices"));
-            load.leaseOwners(32, 24, ensemble.connectString(), Duration.ofSeconds(2), Duration.ofSeconds(2));
+            load.leaseOwners(
+                    32, 24, ensemble.connectString(), Duration.ofSeconds(2), Duration.ofSeconds(2));
             load.awaitProgress(200);
-            // the soak runs until the size: 1,000,000 range acquires and 10,000 lease terms, with kills
+            // the soak runs until the size: 1,000,000 range acquires and 10,000 lease
+            // terms, with kills
             long targetRanges = Soak.ON ? 1_000_000 : 0;
             long targetTerms = Soak.ON ? 10_000 : 0;
             int k = 0;
-            for (; k < kills || load.rangeAcquires.get() < targetRanges || load.leaseGrants.get() < targetTerms; k++) {
+            for (;
+                    k < kills
+                            || load.rangeAcquires.get() < targetRanges
+                            || load.leaseGrants.get() < targetTerms;
+                    k++) {
                 int leader = ensemble.leader();
                 ensemble.kill(leader);
-                await("a new leader").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                await("a new leader")
+                        .atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(50))
                         .until(() -> leaderOtherThan(leader));
                 ensemble.restart(leader);
                 load.awaitProgress(Soak.ON ? 50_000 : 200);
@@ -52,7 +68,8 @@ class LeaderKillTest {
             kills = k;
             load.close();
             HistoryChecker.Report report = HistoryChecker.check(load.recorder.events());
-            FaultFigures.report("leader-kill", load.operations.get(), kills, load.failures.get(), report);
+            FaultFigures.report(
+                    "leader-kill", load.operations.get(), kills, load.failures.get(), report);
             report.assertValid();
             assertThat(report.duplicates()).isZero();
             assertThat(report.overlaps()).isZero();
@@ -67,5 +84,4 @@ class LeaderKillTest {
             return false;
         }
     }
-
 }

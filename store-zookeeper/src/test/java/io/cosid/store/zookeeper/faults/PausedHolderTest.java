@@ -17,7 +17,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** Scenario 5: a holder paused past its expiry (a GC pause): the slot is taken, then the holder wakes. */
+/**
+ * Scenario 5: a holder paused past its expiry (a GC pause): the slot is taken, then the holder
+ * wakes.
+ */
 @DisplayName("Fault 5: holder paused past its expiry")
 class PausedHolderTest {
 
@@ -29,7 +32,9 @@ class PausedHolderTest {
     }
 
     @Test
-    @DisplayName("its renew gets LeaseLostException, its guard stops it, and its window never overlaps the new holder's")
+    @DisplayName(
+            "its renew gets LeaseLostException, its guard stops it, and its window never overlaps"
+                    + " the new holder's")
     void pausedHolder() {
         int rounds = Soak.scale(3, 200);
         Duration ttl = Duration.ofMillis(400);
@@ -39,14 +44,30 @@ class PausedHolderTest {
             a.slots().define(Load.NAMESPACE, 1, Duration.ofMillis(100));
             for (int r = 0; r < rounds; r++) {
                 long sent = System.nanoTime();
-                SlotLease held = load.recorder.acquire(a.slots(), Load.NAMESPACE, "holder-a", ttl, 1);
+                SlotLease held =
+                        load.recorder.acquire(a.slots(), Load.NAMESPACE, "holder-a", ttl, 1);
                 LeaseGuard guard = LeaseGuard.of(held, sent);
-                // the holder "pauses": it renews nothing; the store lets b in once the lease expires
-                SlotLease taken = await("b to take the slot").atMost(Duration.ofSeconds(10))
-                        .pollInterval(Duration.ofMillis(25)).ignoreExceptions()
-                        .until(() -> load.recorder.acquire(b.slots(), Load.NAMESPACE, "holder-b", ttl, 1), l -> true);
-                assertThat(guard.isUsable()).as("the holder's own monotonic clock already stopped it").isFalse();
-                assertThatThrownBy(() -> load.recorder.renew(a.slots(), held)).isInstanceOf(LeaseLostException.class);
+                // the holder "pauses": it renews nothing; the store lets b in once the lease
+                // expires
+                SlotLease taken =
+                        await("b to take the slot")
+                                .atMost(Duration.ofSeconds(10))
+                                .pollInterval(Duration.ofMillis(25))
+                                .ignoreExceptions()
+                                .until(
+                                        () ->
+                                                load.recorder.acquire(
+                                                        b.slots(),
+                                                        Load.NAMESPACE,
+                                                        "holder-b",
+                                                        ttl,
+                                                        1),
+                                        l -> true);
+                assertThat(guard.isUsable())
+                        .as("the holder's own monotonic clock already stopped it")
+                        .isFalse();
+                assertThatThrownBy(() -> load.recorder.renew(a.slots(), held))
+                        .isInstanceOf(LeaseLostException.class);
                 assertThat(taken.fence()).isGreaterThan(held.fence());
                 assertThat(taken.floor()).isAfterOrEqualTo(held.ceiling());
                 load.recorder.release(b.slots(), taken);
@@ -55,7 +76,9 @@ class PausedHolderTest {
             HistoryChecker.Report report = HistoryChecker.check(load.recorder.events());
             FaultFigures.report("paused-holder", load.recorder.events().size(), rounds, 0, report);
             report.assertValid();
-            assertThat(load.recorder.events()).filteredOn(e -> e instanceof HistoryEvent.LeaseGranted).hasSize(2 * rounds);
+            assertThat(load.recorder.events())
+                    .filteredOn(e -> e instanceof HistoryEvent.LeaseGranted)
+                    .hasSize(2 * rounds);
         }
     }
 }

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The restore precondition of docs/contract.md: slot nodes rebuilt by hand on a server whose clock lags. Lease
- * times derive from mtime, so the restored slot looks free too early, and a new holder's window can overlap
- * timestamps the old holder is still allowed to stamp. Following the precondition (a server that does not lag, or waiting one
- * ttl plus tolerance before any client starts) is safe.
+ * The restore precondition of docs/contract.md: slot nodes rebuilt by hand on a server whose clock
+ * lags. Lease times derive from mtime, so the restored slot looks free too early, and a new
+ * holder's window can overlap timestamps the old holder is still allowed to stamp. Following the
+ * precondition (a server that does not lag, or waiting one ttl plus tolerance before any client
+ * starts) is safe.
  */
 @DisplayName("Fault 7b: restoring slot nodes under a lagging clock")
 class RestorePreconditionTest {
@@ -32,88 +33,129 @@ class RestorePreconditionTest {
 
     @BeforeEach
     void needsFaketime() {
-        assumeTrue(ForkedEnsemble.faketimeAvailable(), "Debian's faketime is not installed (.ci/run installs it)");
+        assumeTrue(
+                ForkedEnsemble.faketimeAvailable(),
+                "Debian's faketime is not installed (.ci/run installs it)");
     }
 
     @Test
-    @DisplayName("restored under a clock 2s behind: the next holder's window starts inside the old holder's (the danger)")
+    @DisplayName(
+            "restored under a clock 2s behind: the next holder's window starts inside the old"
+                    + " holder's (the danger)")
     void laggingRestoreOverlaps() throws Exception {
         Outcome o = scenario("-2s", Duration.ZERO);
-        assertThat(Duration.between(o.next.floor(), o.old.ceiling())).as("window overlap").isPositive();
+        assertThat(Duration.between(o.next.floor(), o.old.ceiling()))
+                .as("window overlap")
+                .isPositive();
     }
 
     @Test
-    @DisplayName("restored on a server whose clock does not lag: the next window starts at or after the old ceiling")
+    @DisplayName(
+            "restored on a server whose clock does not lag: the next window starts at or after the"
+                    + " old ceiling")
     void restoreOnGoodClock() throws Exception {
         Outcome o = scenario("+0s", Duration.ZERO);
         assertThat(o.next.floor()).isAfterOrEqualTo(o.old.ceiling());
     }
 
     @Test
-    @DisplayName("restored under a lagging clock, clients started one ttl plus tolerance later: nothing below the old ceiling is usable")
+    @DisplayName(
+            "restored under a lagging clock, clients started one ttl plus tolerance later: nothing"
+                    + " below the old ceiling is usable")
     void laggingRestoreAfterWaiting() throws Exception {
         Outcome o = scenario("-2s", TTL.plus(TOLERANCE));
         assertThat(o.firstUsable).isAfterOrEqualTo(o.old.ceiling());
     }
 
-    /** The old holder's last lease, the next holder's lease, and the first timestamp the next holder may stamp. */
-    private record Outcome(SlotLease old, SlotLease next, Instant firstUsable) {
-    }
+    /**
+     * The old holder's last lease, the next holder's lease, and the first timestamp the next holder
+     * may stamp.
+     */
+    private record Outcome(SlotLease old, SlotLease next, Instant firstUsable) {}
 
     /**
-     * A holder takes the only slot on the original server and renews it once (so its latest window is only in
-     * the write's mtime, not in the data); the nodes are restored on a server with the given clock offset;
-     * after {@code wait} a new holder takes the slot there once it looks free.
+     * A holder takes the only slot on the original server and renews it once (so its latest window
+     * is only in the write's mtime, not in the data); the nodes are restored on a server with the
+     * given clock offset; after {@code wait} a new holder takes the slot there once it looks free.
      */
     private Outcome scenario(String restoreClock, Duration wait) throws Exception {
         try (ForkedEnsemble original = ForkedEnsemble.standalone(ZooKeeperServers.PRIMARY);
-             ForkedEnsemble restored = ForkedEnsemble.startWithClocks(ZooKeeperServers.PRIMARY, 1, 500,
-                     Map.of(1, restoreClock))) {
+                ForkedEnsemble restored =
+                        ForkedEnsemble.startWithClocks(
+                                ZooKeeperServers.PRIMARY, 1, 500, Map.of(1, restoreClock))) {
             SlotLease old;
             try (Store a = store(original)) {
                 a.slots().define("ns", 1, TOLERANCE);
                 SlotLease first = a.slots().acquire("ns", "old-holder", TTL);
                 Instant renewAt = first.expiresAt().minus(TTL).plusSeconds(1);
-                await("a second to pass before the renew").atMost(Duration.ofSeconds(5))
-                        .pollInterval(Duration.ofMillis(20)).until(() -> !Instant.now().isBefore(renewAt));
+                await("a second to pass before the renew")
+                        .atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(20))
+                        .until(() -> !Instant.now().isBefore(renewAt));
                 old = a.slots().renew(first);
             }
             copyTree(original, restored, "/cosid");
             Instant restoredAt = Instant.now();
-            await("the operator's wait").atMost(wait.plusSeconds(5)).pollInterval(Duration.ofMillis(20))
+            await("the operator's wait")
+                    .atMost(wait.plusSeconds(5))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> !Instant.now().isBefore(restoredAt.plus(wait)));
             try (Store c = store(restored)) {
                 Instant[] sent = new Instant[1];
-                SlotLease next = await("the slot to look free on the restored server").atMost(Duration.ofSeconds(20))
-                        .pollInterval(Duration.ofMillis(50)).ignoreExceptions()
-                        .until(() -> {
-                            sent[0] = Instant.now();
-                            return c.slots().acquire("ns", "new-holder", TTL);
-                        }, l -> true);
+                SlotLease next =
+                        await("the slot to look free on the restored server")
+                                .atMost(Duration.ofSeconds(20))
+                                .pollInterval(Duration.ofMillis(50))
+                                .ignoreExceptions()
+                                .until(
+                                        () -> {
+                                            sent[0] = Instant.now();
+                                            return c.slots().acquire("ns", "new-holder", TTL);
+                                        },
+                                        l -> true);
                 assertThat(next.fence()).isGreaterThan(old.fence());
                 Instant firstUsable = max(next.floor(), sent[0]);
-                System.out.println("restore under " + restoreClock + ", wait " + wait + ": old window [" + old.floor()
-                        + ", " + old.ceiling() + "), new window [" + next.floor() + ", " + next.ceiling()
-                        + "), new holder's first usable timestamp " + firstUsable);
+                System.out.println(
+                        "restore under "
+                                + restoreClock
+                                + ", wait "
+                                + wait
+                                + ": old window ["
+                                + old.floor()
+                                + ", "
+                                + old.ceiling()
+                                + "), new window ["
+                                + next.floor()
+                                + ", "
+                                + next.ceiling()
+                                + "), new holder's first usable timestamp "
+                                + firstUsable);
                 return new Outcome(old, next, firstUsable);
             }
         }
     }
 
     private static Store store(ForkedEnsemble server) {
-        return ZooKeeperStores.open(StoreConfig.of("restore", "zookeeper").withTimeout(Duration.ofSeconds(5))
-                .withOption("connectString", server.connectString()));
+        return ZooKeeperStores.open(
+                StoreConfig.of("restore", "zookeeper")
+                        .withTimeout(Duration.ofSeconds(5))
+                        .withOption("connectString", server.connectString()));
     }
 
-    /** An operator's restore: every node under the path written again, data only, on the other server. */
-    private static void copyTree(ForkedEnsemble from, ForkedEnsemble to, String path) throws Exception {
+    /**
+     * An operator's restore: every node under the path written again, data only, on the other
+     * server.
+     */
+    private static void copyTree(ForkedEnsemble from, ForkedEnsemble to, String path)
+            throws Exception {
         try (CuratorFramework source = Load.curatorClient(from.connectString());
-             CuratorFramework target = Load.curatorClient(to.connectString())) {
+                CuratorFramework target = Load.curatorClient(to.connectString())) {
             copy(source, target, path);
         }
     }
 
-    private static void copy(CuratorFramework source, CuratorFramework target, String path) throws Exception {
+    private static void copy(CuratorFramework source, CuratorFramework target, String path)
+            throws Exception {
         target.create().creatingParentsIfNeeded().forPath(path, source.getData().forPath(path));
         for (String child : source.getChildren().forPath(path)) {
             copy(source, target, path + "/" + child);

@@ -18,44 +18,58 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Scenario 7: servers whose wall clocks disagree (libfaketime). ZooKeeper stamps mtime with the leader's
- * clock, so when a lagging member becomes leader the store's clock steps back for real.
+ * Scenario 7: servers whose wall clocks disagree (libfaketime). ZooKeeper stamps mtime with the
+ * leader's clock, so when a lagging member becomes leader the store's clock steps back for real.
  */
 @DisplayName("Fault 7: skewed server clocks")
 class SkewedClockTest {
 
     @BeforeEach
     void needsFaketime() {
-        assumeTrue(ForkedEnsemble.faketimeAvailable(), "Debian's faketime is not installed (.ci/run installs it)");
+        assumeTrue(
+                ForkedEnsemble.faketimeAvailable(),
+                "Debian's faketime is not installed (.ci/run installs it)");
     }
 
     @Test
-    @DisplayName("a lagging leader steps the store's clock back: bounds never decrease in a term, windows never overlap")
+    @DisplayName(
+            "a lagging leader steps the store's clock back: bounds never decrease in a term,"
+                    + " windows never overlap")
     void laggingLeader() throws Exception {
         int switches = Soak.scale(1, 10);
-        try (ForkedEnsemble ensemble = ForkedEnsemble.startWithClocks(ZooKeeperServers.PRIMARY, 3, 200, Map.of(3, "-10s"));
-             Load load = new Load();
-             CuratorFramework probeClient = Load.curatorClient(ensemble.connectString())) {
+        try (ForkedEnsemble ensemble =
+                        ForkedEnsemble.startWithClocks(
+                                ZooKeeperServers.PRIMARY, 3, 200, Map.of(3, "-10s"));
+                Load load = new Load();
+                CuratorFramework probeClient = Load.curatorClient(ensemble.connectString())) {
             try (Store setup = load.open(ensemble.connectString(), Duration.ofSeconds(5))) {
                 setup.slots().define(Load.NAMESPACE, 12, Duration.ofMillis(500));
             }
             ClockProbe probe = new ClockProbe(probeClient);
             probe.start();
-            load.rangeClients(2, ensemble.connectString(), Duration.ofSeconds(3), List.of("orders"));
-            load.leaseOwners(16, 12, ensemble.connectString(), Duration.ofSeconds(3), Duration.ofSeconds(1));
+            load.rangeClients(
+                    2, ensemble.connectString(), Duration.ofSeconds(3), List.of("orders"));
+            load.leaseOwners(
+                    16, 12, ensemble.connectString(), Duration.ofSeconds(3), Duration.ofSeconds(1));
             for (int s = 0; s < switches; s++) {
-                makeLeader(ensemble, 2);             // a real clock leads
+                makeLeader(ensemble, 2); // a real clock leads
                 load.awaitProgress(200);
-                makeLeader(ensemble, 3);             // the lagging clock leads: mtime steps back 10 s
+                makeLeader(ensemble, 3); // the lagging clock leads: mtime steps back 10 s
                 load.awaitProgress(200);
             }
             probe.stop();
             load.close();
             HistoryChecker.Report report = HistoryChecker.check(load.recorder.events());
-            FaultFigures.report("skewed-clock (-10s leader)", load.operations.get(), 2L * switches,
-                    load.failures.get(), report);
+            FaultFigures.report(
+                    "skewed-clock (-10s leader)",
+                    load.operations.get(),
+                    2L * switches,
+                    load.failures.get(),
+                    report);
             report.assertValid();
-            assertThat(probe.largestStepBack.get()).as("the store's clock really stepped back (ms)").isGreaterThan(5000);
+            assertThat(probe.largestStepBack.get())
+                    .as("the store's clock really stepped back (ms)")
+                    .isGreaterThan(5000);
         }
     }
 
@@ -64,7 +78,9 @@ class SkewedClockTest {
         for (int attempt = 0; attempt < 6 && currentLeader(ensemble) != wanted; attempt++) {
             int leader = currentLeader(ensemble);
             ensemble.kill(leader);
-            await("a new leader").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+            await("a new leader")
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> currentLeader(ensemble) > 0 && currentLeader(ensemble) != leader);
             ensemble.restart(leader);
         }
@@ -92,20 +108,25 @@ class SkewedClockTest {
 
         void start() throws Exception {
             client.create().orSetData().forPath("/clock-probe");
-            thread = new Thread(() -> {
-                long last = Long.MIN_VALUE;
-                while (!stopping) {
-                    try {
-                        long mtime = client.setData().forPath("/clock-probe").getMtime();
-                        if (last != Long.MIN_VALUE && last - mtime > largestStepBack.get()) {
-                            largestStepBack.set(last - mtime);
-                        }
-                        last = mtime;
-                    } catch (Exception e) {
-                        // elections in progress: the next write tells
-                    }
-                }
-            }, "clock-probe");
+            thread =
+                    new Thread(
+                            () -> {
+                                long last = Long.MIN_VALUE;
+                                while (!stopping) {
+                                    try {
+                                        long mtime =
+                                                client.setData().forPath("/clock-probe").getMtime();
+                                        if (last != Long.MIN_VALUE
+                                                && last - mtime > largestStepBack.get()) {
+                                            largestStepBack.set(last - mtime);
+                                        }
+                                        last = mtime;
+                                    } catch (Exception e) {
+                                        // elections in progress: the next write tells
+                                    }
+                                }
+                            },
+                            "clock-probe");
             thread.setDaemon(true);
             thread.start();
         }

@@ -13,10 +13,11 @@ final class ContainerServer implements ZooKeeperServer {
     ContainerServer(String version) {
         this.version = version;
         String line = version.substring(0, version.lastIndexOf('.'));
-        this.container = new GenericContainer<>(DockerImageName.parse("zookeeper:" + line))
-                .withExposedPorts(2181)
-                .withEnv("ZOO_4LW_COMMANDS_WHITELIST", "srvr,ruok,mntr,stat")
-                .waitingFor(Wait.forListeningPort());
+        this.container =
+                new GenericContainer<>(DockerImageName.parse("zookeeper:" + line))
+                        .withExposedPorts(2181)
+                        .withEnv("ZOO_4LW_COMMANDS_WHITELIST", "srvr,ruok,mntr,stat")
+                        .waitingFor(Wait.forListeningPort());
         container.start();
     }
 

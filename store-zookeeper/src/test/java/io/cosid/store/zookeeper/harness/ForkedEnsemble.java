@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,14 +15,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Real ZooKeeper servers as separate JVM processes, started from the Maven artifacts of one server version:
- * standalone (one member) or an ensemble. Free loopback ports, a temporary directory per ensemble, and on
- * {@link #close()} every process killed and every file removed. Each process also dies on its own when the
- * test JVM goes away ({@link ServerLauncher}).
+ * Real ZooKeeper servers as separate JVM processes, started from the Maven artifacts of one server
+ * version: standalone (one member) or an ensemble. Free loopback ports, a temporary directory per
+ * ensemble, and on {@link #close()} every process killed and every file removed. Each process also
+ * dies on its own when the test JVM goes away ({@link ServerLauncher}).
  */
 public final class ForkedEnsemble implements ZooKeeperServer {
 
@@ -46,10 +50,13 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     private final Path root;
     private final List<Member> members = new ArrayList<>();
     private final int tickTime;
+
     /** Per member id, a libfaketime offset such as "-3s" that its wall clock runs at, or absent. */
-    private final java.util.Map<Integer, String> clockOffsets = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Integer, String> clockOffsets = new ConcurrentHashMap<>();
+
     /** Set for a TLS-only server: no plain client port, only a secure one. */
     private TlsMaterial tls;
+
     private final Thread shutdownHook = new Thread(this::killAll, "zookeeper-ensemble-shutdown");
 
     private ForkedEnsemble(String version, int size, int tickTime) {
@@ -79,27 +86,28 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     /**
      * Starts an ensemble and waits until every member serves.
      *
-     * @param version  the server version
-     * @param size     the number of members
+     * @param version the server version
+     * @param size the number of members
      * @param tickTime ZooKeeper's tick in milliseconds (sessions last 2 to 20 ticks)
      * @return the running ensemble
      */
     public static ForkedEnsemble start(String version, int size, int tickTime) {
-        return startWithClocks(version, size, tickTime, java.util.Map.of());
+        return startWithClocks(version, size, tickTime, Map.of());
     }
 
     /**
-     * Starts an ensemble whose members' wall clocks are shifted with libfaketime (Debian's {@code faketime}),
-     * e.g. {@code Map.of(3, "-3s")}; their monotonic clocks stay real, so sessions and elections are unaffected.
+     * Starts an ensemble whose members' wall clocks are shifted with libfaketime (Debian's {@code
+     * faketime}), e.g. {@code Map.of(3, "-3s")}; their monotonic clocks stay real, so sessions and
+     * elections are unaffected.
      *
-     * @param version      the server version
-     * @param size         the number of members
-     * @param tickTime     ZooKeeper's tick in milliseconds
+     * @param version the server version
+     * @param size the number of members
+     * @param tickTime ZooKeeper's tick in milliseconds
      * @param clockOffsets offsets by member id
      * @return the running ensemble
      */
-    public static ForkedEnsemble startWithClocks(String version, int size, int tickTime,
-                                                 java.util.Map<Integer, String> clockOffsets) {
+    public static ForkedEnsemble startWithClocks(
+            String version, int size, int tickTime, Map<Integer, String> clockOffsets) {
         ForkedEnsemble ensemble = new ForkedEnsemble(version, size, tickTime);
         ensemble.clockOffsets.putAll(clockOffsets);
         try {
@@ -117,8 +125,8 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     }
 
     /**
-     * Starts a standalone server that accepts TLS only (a secure client port, no plain one), with certificates
-     * made by the JDK's keytool; clients must present the client certificate.
+     * Starts a standalone server that accepts TLS only (a secure client port, no plain one), with
+     * certificates made by the JDK's keytool; clients must present the client certificate.
      *
      * @param version the server version
      * @return the running server
@@ -126,7 +134,8 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     public static ForkedEnsemble tlsStandalone(String version) {
         ForkedEnsemble ensemble = new ForkedEnsemble(version, 1, 500);
         try {
-            ensemble.tls = TlsMaterial.generate(Files.createDirectories(ensemble.root.resolve("tls")));
+            ensemble.tls =
+                    TlsMaterial.generate(Files.createDirectories(ensemble.root.resolve("tls")));
             ensemble.launch(ensemble.members.get(0));
             ensemble.awaitServing(ensemble.members.get(0));
             return ensemble;
@@ -178,9 +187,13 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     private void signal(int id, String signal) {
         Member m = members.get(id - 1);
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(m.process.pid())).inheritIO().start();
+            Process kill =
+                    new ProcessBuilder("kill", "-" + signal, Long.toString(m.process.pid()))
+                            .inheritIO()
+                            .start();
             if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + m.process.pid() + " failed");
+                throw new IllegalStateException(
+                        "kill -" + signal + " " + m.process.pid() + " failed");
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -216,7 +229,9 @@ public final class ForkedEnsemble implements ZooKeeperServer {
 
     @Override
     public String connectString() {
-        return members.stream().map(m -> "127.0.0.1:" + m.clientPort).collect(Collectors.joining(","));
+        return members.stream()
+                .map(m -> "127.0.0.1:" + m.clientPort)
+                .collect(Collectors.joining(","));
     }
 
     @Override
@@ -250,9 +265,9 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     }
 
     /**
-     * Whether the ensemble has settled: exactly one member leads (or the standalone server serves) and every
-     * other member follows. Right after a resumed or restarted member rejoins, it may still call itself leader
-     * or be looking; clients pinned to it would fail until it settles.
+     * Whether the ensemble has settled: exactly one member leads (or the standalone server serves)
+     * and every other member follows. Right after a resumed or restarted member rejoins, it may
+     * still call itself leader or be looking; clients pinned to it would fail until it settles.
      *
      * @return true when every member serves in its final role
      */
@@ -294,10 +309,10 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     }
 
     /**
-     * Starts a killed member again on its old data with its wall clock shifted by libfaketime (e.g. "-120s",
-     * "+0s"), and waits until it serves.
+     * Starts a killed member again on its old data with its wall clock shifted by libfaketime (e.g.
+     * "-120s", "+0s"), and waits until it serves.
      *
-     * @param id     the member's id
+     * @param id the member's id
      * @param offset the libfaketime offset its wall clock runs at from now on
      */
     public void restartWithClock(int id, String offset) {
@@ -332,29 +347,52 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     private void launch(Member m) {
         try {
             Path data = Files.createDirectories(m.dir.resolve("data"));
-            StringBuilder cfg = new StringBuilder()
-                    .append("tickTime=").append(tickTime).append('\n')
-                    .append("initLimit=10\nsyncLimit=5\n")
-                    .append("dataDir=").append(data).append('\n')
-                    .append(tls == null ? "clientPort=" : "secureClientPort=").append(m.clientPort).append('\n')
-                    .append(tls == null ? "clientPortAddress=127.0.0.1\n" : "secureClientPortAddress=127.0.0.1\n")
-                    .append("admin.enableServer=false\n")
-                    .append("4lw.commands.whitelist=srvr,ruok,mntr,stat\n")
-                    .append("maxClientCnxns=0\n");
+            StringBuilder cfg =
+                    new StringBuilder()
+                            .append("tickTime=")
+                            .append(tickTime)
+                            .append('\n')
+                            .append("initLimit=10\nsyncLimit=5\n")
+                            .append("dataDir=")
+                            .append(data)
+                            .append('\n')
+                            .append(tls == null ? "clientPort=" : "secureClientPort=")
+                            .append(m.clientPort)
+                            .append('\n')
+                            .append(
+                                    tls == null
+                                            ? "clientPortAddress=127.0.0.1\n"
+                                            : "secureClientPortAddress=127.0.0.1\n")
+                            .append("admin.enableServer=false\n")
+                            .append("4lw.commands.whitelist=srvr,ruok,mntr,stat\n")
+                            .append("maxClientCnxns=0\n");
             if (tls != null) {
                 // unknown keys become zookeeper.* system properties of the server
                 cfg.append("serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory\n")
-                        .append("ssl.keyStore.location=").append(tls.serverKeyStore()).append('\n')
-                        .append("ssl.keyStore.password=").append(tls.password()).append('\n')
+                        .append("ssl.keyStore.location=")
+                        .append(tls.serverKeyStore())
+                        .append('\n')
+                        .append("ssl.keyStore.password=")
+                        .append(tls.password())
+                        .append('\n')
                         .append("ssl.keyStore.type=PKCS12\n")
-                        .append("ssl.trustStore.location=").append(tls.trustStore()).append('\n')
-                        .append("ssl.trustStore.password=").append(tls.password()).append('\n')
+                        .append("ssl.trustStore.location=")
+                        .append(tls.trustStore())
+                        .append('\n')
+                        .append("ssl.trustStore.password=")
+                        .append(tls.password())
+                        .append('\n')
                         .append("ssl.trustStore.type=PKCS12\n");
             }
             if (members.size() > 1) {
                 for (Member peer : members) {
-                    cfg.append("server.").append(peer.id).append("=127.0.0.1:").append(peer.peerPort).append(':')
-                            .append(peer.electionPort).append('\n');
+                    cfg.append("server.")
+                            .append(peer.id)
+                            .append("=127.0.0.1:")
+                            .append(peer.peerPort)
+                            .append(':')
+                            .append(peer.electionPort)
+                            .append('\n');
                 }
                 Files.writeString(data.resolve("myid"), Integer.toString(m.id));
             }
@@ -365,24 +403,34 @@ public final class ForkedEnsemble implements ZooKeeperServer {
             if (offset != null) {
                 command.addAll(List.of("/usr/bin/faketime", "-f", offset));
             }
-            command.addAll(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx192m", "-XX:+UseSerialGC",
-                    // tests want fast starts (C1 only); benchmarks want a server at full speed
-                    Boolean.getBoolean("cosid.zk.fullJit") ? "-XX:+TieredCompilation" : "-XX:TieredStopAtLevel=1",
-                    "-Dzookeeper.admin.enableServer=false",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    "-cp", serverClassPath(version),
-                    ServerLauncher.class.getName(), cfgFile.toString()));
+            command.addAll(
+                    List.of(
+                            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                            "-Xmx192m",
+                            "-XX:+UseSerialGC",
+                            // tests want fast starts (C1 only); benchmarks want a server at full
+                            // speed
+                            Boolean.getBoolean("cosid.zk.fullJit")
+                                    ? "-XX:+TieredCompilation"
+                                    : "-XX:TieredStopAtLevel=1",
+                            "-Dzookeeper.admin.enableServer=false",
+                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                            "-cp",
+                            serverClassPath(version),
+                            ServerLauncher.class.getName(),
+                            cfgFile.toString()));
             ProcessBuilder builder = new ProcessBuilder(command);
             // only the wall clock is shifted: sessions and elections run on real monotonic time
             builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
-            m.process = builder
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(m.dir.resolve("server.log").toFile()))
-                    .start();
+            m.process =
+                    builder.redirectErrorStream(true)
+                            .redirectOutput(
+                                    ProcessBuilder.Redirect.appendTo(
+                                            m.dir.resolve("server.log").toFile()))
+                            .start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start ZooKeeper " + version + " member " + m.id, e);
+            throw new UncheckedIOException(
+                    "cannot start ZooKeeper " + version + " member " + m.id, e);
         }
     }
 
@@ -390,20 +438,34 @@ public final class ForkedEnsemble implements ZooKeeperServer {
         await("ZooKeeper " + version + " member " + m.id + " on port " + m.clientPort + " to serve")
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(50))
-                .failFast("the server process exited; see " + m.dir.resolve("server.log"), () -> !m.process.isAlive())
-                .until(() -> (tls == null ? FourLetterWords.mode(m.clientPort)
-                        : FourLetterWords.mode(m.clientPort, tls.clientContext())).isPresent());
+                .failFast(
+                        "the server process exited; see " + m.dir.resolve("server.log"),
+                        () -> !m.process.isAlive())
+                .until(
+                        () ->
+                                (tls == null
+                                                ? FourLetterWords.mode(m.clientPort)
+                                                : FourLetterWords.mode(
+                                                        m.clientPort, tls.clientContext()))
+                                        .isPresent());
     }
 
     /**
-     * The server's class path: that version's zookeeper and zookeeper-jute jars (copied by the build) and the
-     * runtime libraries they share with the client, taken from the test class path.
+     * The server's class path: that version's zookeeper and zookeeper-jute jars (copied by the
+     * build) and the runtime libraries they share with the client, taken from the test class path.
      */
     static String serverClassPath(String version) {
-        Path versionDir = Path.of(System.getProperty("cosid.zk.servers.dir", "target/zookeeper-servers"), version);
+        Path versionDir =
+                Path.of(
+                        System.getProperty("cosid.zk.servers.dir", "target/zookeeper-servers"),
+                        version);
         if (!Files.isDirectory(versionDir)) {
-            throw new IllegalStateException("no ZooKeeper " + version + " jars in " + versionDir
-                    + "; run the tests through Maven, which copies them");
+            throw new IllegalStateException(
+                    "no ZooKeeper "
+                            + version
+                            + " jars in "
+                            + versionDir
+                            + "; run the tests through Maven, which copies them");
         }
         List<String> entries = new ArrayList<>();
         try (Stream<Path> jars = Files.list(versionDir)) {
@@ -411,8 +473,15 @@ public final class ForkedEnsemble implements ZooKeeperServer {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<String> shared = List.of("netty-", "slf4j-api", "slf4j-simple", "audience-annotations", "commons-io",
-                "metrics-core", "snappy-java");
+        List<String> shared =
+                List.of(
+                        "netty-",
+                        "slf4j-api",
+                        "slf4j-simple",
+                        "audience-annotations",
+                        "commons-io",
+                        "metrics-core",
+                        "snappy-java");
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator, -1)) {
             String name = Path.of(entry).getFileName().toString();
             if (shared.stream().anyMatch(name::startsWith)) {
@@ -420,17 +489,24 @@ public final class ForkedEnsemble implements ZooKeeperServer {
             }
         }
         try {
-            // the launcher itself: test-classes here, or this module's test jar in another module's tests
-            entries.add(Path.of(ServerLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                    .toString());
-        } catch (java.net.URISyntaxException e) {
+            // the launcher itself: test-classes here, or this module's test jar in another module's
+            // tests
+            entries.add(
+                    Path.of(
+                                    ServerLauncher.class
+                                            .getProtectionDomain()
+                                            .getCodeSource()
+                                            .getLocation()
+                                            .toURI())
+                            .toString());
+        } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
         return String.join(File.pathSeparator, entries);
     }
 
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -451,14 +527,22 @@ public final class ForkedEnsemble implements ZooKeeperServer {
 
     @Override
     public String toString() {
-        return "ZooKeeper " + version + " " + (members.size() == 1 ? "standalone" : members.size() + "-node")
-                + " at " + connectString() + " (" + root + ")";
+        return "ZooKeeper "
+                + version
+                + " "
+                + (members.size() == 1 ? "standalone" : members.size() + "-node")
+                + " at "
+                + connectString()
+                + " ("
+                + root
+                + ")";
     }
 
     /** Reads a member's log, for failure messages. */
     String log(int id) {
         try {
-            return Files.readString(members.get(id - 1).dir.resolve("server.log"), StandardCharsets.UTF_8);
+            return Files.readString(
+                    members.get(id - 1).dir.resolve("server.log"), StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "(no log: " + e + ")";
         }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /** ZooKeeper's four-letter words over a plain socket (the machine has no nc). */
 public final class FourLetterWords {
@@ -17,13 +18,12 @@ public final class FourLetterWords {
     private static final Pattern MODE = Pattern.compile("Mode: (\\w+)");
     private static final Pattern ZXID = Pattern.compile("Zxid: 0x([0-9a-f]+)");
 
-    private FourLetterWords() {
-    }
+    private FourLetterWords() {}
 
     /**
      * Sends a command and reads the whole answer.
      *
-     * @param port    the client port on 127.0.0.1
+     * @param port the client port on 127.0.0.1
      * @param command e.g. srvr
      * @return the answer, or empty when the server does not answer
      */
@@ -34,12 +34,12 @@ public final class FourLetterWords {
     /**
      * Sends a command over TLS when a context is given.
      *
-     * @param port    the client port on 127.0.0.1
+     * @param port the client port on 127.0.0.1
      * @param command e.g. srvr
-     * @param tls     the client's SSL context, or null for plain TCP
+     * @param tls the client's SSL context, or null for plain TCP
      * @return the answer, or empty when the server does not answer
      */
-    public static Optional<String> send(int port, String command, javax.net.ssl.SSLContext tls) {
+    public static Optional<String> send(int port, String command, SSLContext tls) {
         try (Socket socket = tls == null ? new Socket() : tls.getSocketFactory().createSocket()) {
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
             socket.setSoTimeout(2000);
@@ -54,8 +54,8 @@ public final class FourLetterWords {
     }
 
     /**
-     * The server's mode from {@code srvr}: standalone, leader or follower. {@code ruok} answers before the
-     * server serves, so readiness is judged by this.
+     * The server's mode from {@code srvr}: standalone, leader or follower. {@code ruok} answers
+     * before the server serves, so readiness is judged by this.
      *
      * @param port the client port
      * @return the mode, or empty while the server does not serve
@@ -68,11 +68,14 @@ public final class FourLetterWords {
      * The server's mode over TLS.
      *
      * @param port the secure client port
-     * @param tls  the client's SSL context
+     * @param tls the client's SSL context
      * @return the mode, or empty while the server does not serve
      */
-    public static Optional<String> mode(int port, javax.net.ssl.SSLContext tls) {
-        return send(port, "srvr", tls).map(MODE::matcher).filter(Matcher::find).map(m -> m.group(1));
+    public static Optional<String> mode(int port, SSLContext tls) {
+        return send(port, "srvr", tls)
+                .map(MODE::matcher)
+                .filter(Matcher::find)
+                .map(m -> m.group(1));
     }
 
     /**
@@ -82,7 +85,9 @@ public final class FourLetterWords {
      * @return the zxid
      */
     public static long zxid(int port) {
-        String answer = send(port, "srvr").orElseThrow(() -> new IllegalStateException("no answer on " + port));
+        String answer =
+                send(port, "srvr")
+                        .orElseThrow(() -> new IllegalStateException("no answer on " + port));
         Matcher m = ZXID.matcher(answer);
         if (!m.find()) {
             throw new IllegalStateException("no Zxid in srvr answer: " + answer);

@@ -13,8 +13,9 @@ import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 
 /**
- * A real standalone ZooKeeper server inside the test JVM, for what only its data tree allows: putting a node at
- * a data version that would otherwise take 2^32 writes to reach. Clients talk to it over TCP like to any other.
+ * A real standalone ZooKeeper server inside the test JVM, for what only its data tree allows:
+ * putting a node at a data version that would otherwise take 2^32 writes to reach. Clients talk to
+ * it over TCP like to any other.
  */
 public final class InProcessServer implements AutoCloseable {
 
@@ -36,15 +37,20 @@ public final class InProcessServer implements AutoCloseable {
     public static InProcessServer start() {
         try {
             Path dir = Files.createTempDirectory("cosid-zk-inprocess-");
-            ZooKeeperServer server = new ZooKeeperServer(dir.resolve("snap").toFile(), dir.resolve("log").toFile(), 500);
-            ServerCnxnFactory connections = ServerCnxnFactory.createFactory(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
+            ZooKeeperServer server =
+                    new ZooKeeperServer(
+                            dir.resolve("snap").toFile(), dir.resolve("log").toFile(), 500);
+            ServerCnxnFactory connections =
+                    ServerCnxnFactory.createFactory(
+                            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
             connections.startup(server);
             return new InProcessServer(dir, server, connections);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting an in-process ZooKeeper server", e);
+            throw new IllegalStateException(
+                    "interrupted while starting an in-process ZooKeeper server", e);
         }
     }
 
@@ -60,7 +66,7 @@ public final class InProcessServer implements AutoCloseable {
     /**
      * Puts an existing node at a data version, as if it had been written that many times.
      *
-     * @param path    the node's path
+     * @param path the node's path
      * @param version the data version it has from now on
      */
     public void setVersion(String path, int version) {

@@ -1,9 +1,11 @@
 package io.cosid.store.zookeeper.harness;
 
+import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -17,17 +19,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TCP proxy between clients and one ZooKeeper server that understands just enough of ZooKeeper's framing
- * (a 4-byte length, then {@code xid,type} on requests and {@code xid,zxid,err} on replies, after the
- * unframed-header connect handshake) to cut a client off at the worst moment: after the server applied a
- * chosen write, before its reply arrives. Also blackholes (stops forwarding) and resets connections.
+ * A TCP proxy between clients and one ZooKeeper server that understands just enough of ZooKeeper's
+ * framing (a 4-byte length, then {@code xid,type} on requests and {@code xid,zxid,err} on replies,
+ * after the unframed-header connect handshake) to cut a client off at the worst moment: after the
+ * server applied a chosen write, before its reply arrives. Also blackholes (stops forwarding) and
+ * resets connections.
  */
 public final class ZooKeeperProxy implements AutoCloseable {
 
     /** ZooKeeper's request opcodes this proxy is used with. */
     public static final int SET_DATA = 5;
+
     /** A write multi (read-only multis are opcode 22). */
     public static final int MULTI = 14;
+
     /** create2, as the store's range creates use. */
     public static final int CREATE2 = 15;
 
@@ -37,8 +42,10 @@ public final class ZooKeeperProxy implements AutoCloseable {
     private final AtomicInteger dropNextOf = new AtomicInteger(-1);
     private final AtomicInteger dropped = new AtomicInteger();
     private volatile boolean blackhole;
+
     /** What a blackholed pump waits on until forwarding resumes or the proxy closes. */
     private final Object gate = new Object();
+
     private volatile boolean blackholeOnDrop;
     private volatile boolean closed;
 
@@ -69,8 +76,9 @@ public final class ZooKeeperProxy implements AutoCloseable {
     }
 
     /**
-     * Lets the next request with this opcode through to the server, then cuts that client's connection
-     * instead of delivering the reply: the write is applied, the client sees ConnectionLoss.
+     * Lets the next request with this opcode through to the server, then cuts that client's
+     * connection instead of delivering the reply: the write is applied, the client sees
+     * ConnectionLoss.
      *
      * @param opcode e.g. {@link #SET_DATA} or {@link #MULTI}
      */
@@ -79,9 +87,10 @@ public final class ZooKeeperProxy implements AutoCloseable {
     }
 
     /**
-     * As {@link #dropReplyToNext(int)}, and blackholes the proxy at the moment the reply is dropped, so that the
-     * client cannot reconnect (and read back) until {@link #blackhole(boolean) blackhole(false)}: meanwhile
-     * other clients, connected to the server directly, can act on what the write left behind.
+     * As {@link #dropReplyToNext(int)}, and blackholes the proxy at the moment the reply is
+     * dropped, so that the client cannot reconnect (and read back) until {@link #blackhole(boolean)
+     * blackhole(false)}: meanwhile other clients, connected to the server directly, can act on what
+     * the write left behind.
      *
      * @param opcode e.g. {@link #SET_DATA} or {@link #MULTI}
      */
@@ -150,55 +159,62 @@ public final class ZooKeeperProxy implements AutoCloseable {
     }
 
     private void pump(String name, Socket from, Socket to, boolean requests, Set<Integer> doomed) {
-        Thread t = new Thread(() -> {
-            try (DataInputStream in = new DataInputStream(from.getInputStream());
-                 DataOutputStream out = new DataOutputStream(to.getOutputStream())) {
-                boolean handshake = true;
-                while (true) {
-                    int length = in.readInt();
-                    byte[] frame = new byte[length];
-                    in.readFully(frame);
-                    if (blackhole) {
-                        awaitOpen();
-                    }
-                    if (!handshake && frame.length >= 8) {
-                        ByteBuffer b = ByteBuffer.wrap(frame);
-                        int xid = b.getInt();
-                        if (requests) {
-                            int type = b.getInt();
-                            if (dropNextOf.compareAndSet(type, -1)) {
-                                doomed.add(xid);
+        Thread t =
+                new Thread(
+                        () -> {
+                            try (DataInputStream in = new DataInputStream(from.getInputStream());
+                                    DataOutputStream out =
+                                            new DataOutputStream(to.getOutputStream())) {
+                                boolean handshake = true;
+                                while (true) {
+                                    int length = in.readInt();
+                                    byte[] frame = new byte[length];
+                                    in.readFully(frame);
+                                    if (blackhole) {
+                                        awaitOpen();
+                                    }
+                                    if (!handshake && frame.length >= 8) {
+                                        ByteBuffer b = ByteBuffer.wrap(frame);
+                                        int xid = b.getInt();
+                                        if (requests) {
+                                            int type = b.getInt();
+                                            if (dropNextOf.compareAndSet(type, -1)) {
+                                                doomed.add(xid);
+                                            }
+                                        } else if (doomed.remove(xid)) {
+                                            if (blackholeOnDrop) {
+                                                blackhole = true;
+                                                blackholeOnDrop = false;
+                                            }
+                                            dropped.incrementAndGet();
+                                            close(from);
+                                            close(to);
+                                            return;
+                                        }
+                                    }
+                                    handshake = false;
+                                    out.writeInt(length);
+                                    out.write(frame);
+                                    out.flush();
+                                }
+                            } catch (EOFException e) {
+                                // the other side closed
+                            } catch (IOException e) {
+                                // reset or closed by the proxy
+                            } finally {
+                                close(from);
+                                close(to);
                             }
-                        } else if (doomed.remove(xid)) {
-                            if (blackholeOnDrop) {
-                                blackhole = true;
-                                blackholeOnDrop = false;
-                            }
-                            dropped.incrementAndGet();
-                            close(from);
-                            close(to);
-                            return;
-                        }
-                    }
-                    handshake = false;
-                    out.writeInt(length);
-                    out.write(frame);
-                    out.flush();
-                }
-            } catch (EOFException e) {
-                // the other side closed
-            } catch (IOException e) {
-                // reset or closed by the proxy
-            } finally {
-                close(from);
-                close(to);
-            }
-        }, name);
+                        },
+                        name);
         t.setDaemon(true);
         t.start();
     }
 
-    /** Holds a frame while the proxy is blackholed (parked, not spinning: the tests share two cores). */
+    /**
+     * Holds a frame while the proxy is blackholed (parked, not spinning: the tests share two
+     * cores).
+     */
     private void awaitOpen() throws IOException {
         synchronized (gate) {
             while (blackhole && !closed) {
@@ -206,13 +222,13 @@ public final class ZooKeeperProxy implements AutoCloseable {
                     gate.wait();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("interrupted while blackholed");
+                    throw new InterruptedIOException("interrupted while blackholed");
                 }
             }
         }
     }
 
-    private static void close(java.io.Closeable c) {
+    private static void close(Closeable c) {
         try {
             c.close();
         } catch (IOException e) {

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Gives a test class the shared standalone server of one version:
- * {@code @RegisterExtension static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();}
+ * Gives a test class the shared standalone server of one version: {@code @RegisterExtension static
+ * final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();}
  */
 public final class ZooKeeperServerExtension implements BeforeAllCallback {
 
@@ -47,7 +47,8 @@ public final class ZooKeeperServerExtension implements BeforeAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        server = tls ? ZooKeeperServers.tls(context) : ZooKeeperServers.standalone(context, version);
+        server =
+                tls ? ZooKeeperServers.tls(context) : ZooKeeperServers.standalone(context, version);
     }
 
     /**
@@ -57,8 +58,9 @@ public final class ZooKeeperServerExtension implements BeforeAllCallback {
      */
     public ZooKeeperServer server() {
         if (server == null) {
-            throw new IllegalStateException("the server starts before all tests of the class; register the extension"
-                    + " in a static field");
+            throw new IllegalStateException(
+                    "the server starts before all tests of the class; register the extension"
+                            + " in a static field");
         }
         return server;
     }
@@ -71,8 +73,9 @@ public final class ZooKeeperServerExtension implements BeforeAllCallback {
      */
     public TlsMaterial tlsMaterial() {
         if (!tls) {
-            throw new IllegalStateException("this extension's server accepts plain clients; use"
-                    + " ZooKeeperServerExtension.tls() for a TLS-only one");
+            throw new IllegalStateException(
+                    "this extension's server accepts plain clients; use"
+                            + " ZooKeeperServerExtension.tls() for a TLS-only one");
         }
         return ((ForkedEnsemble) server()).tls();
     }

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The coalescer of concurrent acquires on one key, with a fake writer in place of ZooKeeper: what is written,
- * for whom, and what each caller gets when budgets run out, writes fail or the thread is interrupted.
+ * The coalescer of concurrent acquires on one key, with a fake writer in place of ZooKeeper: what
+ * is written, for whom, and what each caller gets when budgets run out, writes fail or the thread
+ * is interrupted.
  */
 @DisplayName("AcquireCoalescer: one write for concurrent acquires on a key")
 class AcquireCoalescerTest {
@@ -39,8 +41,10 @@ class AcquireCoalescerTest {
         final CountDownLatch firstWriteStarted = new CountDownLatch(1);
         final CountDownLatch releaseFirstWrite;
         volatile long limit = Long.MAX_VALUE;
+
         /** Write numbers (1-based) that fail with the writer's own timeout. */
         volatile int timeoutOnWrite = -1;
+
         private long next;
         private final AtomicInteger calls = new AtomicInteger();
 
@@ -86,24 +90,35 @@ class AcquireCoalescerTest {
     }
 
     /**
-     * Queues callers behind a first write that is held, and waits until every one of them is parked on the
-     * coalescer: a caller parks only once its request is queued and the turn is taken.
+     * Queues callers behind a first write that is held, and waits until every one of them is parked
+     * on the coalescer: a caller parks only once its request is queued and the turn is taken.
      */
-    private List<Future<Range>> queueBehindHeldWrite(AcquireCoalescer coalescer, FakeWriter writer, long... sizes)
+    private List<Future<Range>> queueBehindHeldWrite(
+            AcquireCoalescer coalescer, FakeWriter writer, long... sizes)
             throws InterruptedException {
         var unused = pool.submit(() -> coalescer.acquire(1, budget(LONG)));
         assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
         List<Future<Range>> queued = new ArrayList<>();
         List<Thread> callers = Collections.synchronizedList(new ArrayList<>());
         for (long size : sizes) {
-            queued.add(pool.submit(() -> {
-                callers.add(Thread.currentThread());
-                return coalescer.acquire(size, budget(LONG));
-            }));
+            queued.add(
+                    pool.submit(
+                            () -> {
+                                callers.add(Thread.currentThread());
+                                return coalescer.acquire(size, budget(LONG));
+                            }));
         }
-        await("every caller queued and parked").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
-                .until(() -> callers.size() == sizes.length
-                        && callers.stream().allMatch(t -> LockSupport.getBlocker(t) == coalescer));
+        await("every caller queued and parked")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(
+                        () ->
+                                callers.size() == sizes.length
+                                        && callers.stream()
+                                                .allMatch(
+                                                        t ->
+                                                                LockSupport.getBlocker(t)
+                                                                        == coalescer));
         return queued;
     }
 
@@ -111,12 +126,15 @@ class AcquireCoalescerTest {
     @DisplayName("one caller: exactly one write of its size")
     void single() {
         FakeWriter writer = new FakeWriter(false);
-        assertThat(new AcquireCoalescer(writer).acquire(7, budget(LONG))).isEqualTo(new Range("k", 0, 7));
+        assertThat(new AcquireCoalescer(writer).acquire(7, budget(LONG)))
+                .isEqualTo(new Range("k", 0, 7));
         assertThat(writer.writes).containsExactly(7L);
     }
 
     @Test
-    @DisplayName("callers queued behind a write are written together once, each getting its own consecutive part")
+    @DisplayName(
+            "callers queued behind a write are written together once, each getting its own"
+                    + " consecutive part")
     void coalesces() throws Exception {
         FakeWriter writer = new FakeWriter(true);
         AcquireCoalescer coalescer = new AcquireCoalescer(writer);
@@ -126,11 +144,15 @@ class AcquireCoalescerTest {
         for (Future<Range> f : queued) {
             ranges.add(f.get(10, TimeUnit.SECONDS));
         }
-        assertThat(writer.writes).as("the held write, then one write for the three queued").containsExactly(1L, 10L);
+        assertThat(writer.writes)
+                .as("the held write, then one write for the three queued")
+                .containsExactly(1L, 10L);
         ranges.sort((a, b) -> Long.compare(a.start(), b.start()));
         assertThat(ranges.get(0).start()).isEqualTo(1);
         for (int i = 1; i < ranges.size(); i++) {
-            assertThat(ranges.get(i).start()).as("consecutive, disjoint").isEqualTo(ranges.get(i - 1).end());
+            assertThat(ranges.get(i).start())
+                    .as("consecutive, disjoint")
+                    .isEqualTo(ranges.get(i - 1).end());
         }
         assertThat(ranges.get(2).end()).isEqualTo(11);
     }
@@ -163,7 +185,7 @@ class AcquireCoalescerTest {
         for (Future<Range> f : queued) {
             try {
                 ranges.add(f.get(10, TimeUnit.SECONDS));
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 assertThat(e.getCause()).isInstanceOf(StoreTimeoutException.class);
                 timedOut++;
             }
@@ -171,12 +193,15 @@ class AcquireCoalescerTest {
         assertThat(timedOut).as("only the caller whose write it was").isEqualTo(1);
         assertThat(ranges).hasSize(2);
         long written = writer.writes.stream().mapToLong(Long::longValue).sum();
-        assertThat(written).as("the carried callers were written again, once").isEqualTo(1 + ranges.stream()
-                .mapToLong(r -> r.end() - r.start()).sum());
+        assertThat(written)
+                .as("the carried callers were written again, once")
+                .isEqualTo(1 + ranges.stream().mapToLong(r -> r.end() - r.start()).sum());
     }
 
     @Test
-    @DisplayName("a batch whose sum does not fit falls back to single writes; the sizes that fit still get ranges")
+    @DisplayName(
+            "a batch whose sum does not fit falls back to single writes; the sizes that fit still"
+                    + " get ranges")
     void overflowFallsBack() throws Exception {
         FakeWriter writer = new FakeWriter(true);
         writer.limit = 1 + 6;
@@ -187,7 +212,7 @@ class AcquireCoalescerTest {
         for (Future<Range> f : queued) {
             try {
                 assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 assertThat(e.getCause()).isInstanceOf(RangeExhaustedException.class);
                 exhausted++;
             }
@@ -205,17 +230,24 @@ class AcquireCoalescerTest {
         assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
         AtomicReference<Thread> callerThread = new AtomicReference<>();
         CompletableFuture<Boolean> flagKept = new CompletableFuture<>();
-        var unused = pool.submit(() -> {
-            callerThread.set(Thread.currentThread());
-            try {
-                coalescer.acquire(9, budget(LONG));
-                flagKept.completeExceptionally(new AssertionError("acquired although interrupted"));
-            } catch (StoreTimeoutException e) {
-                flagKept.complete(Thread.currentThread().isInterrupted());
-            }
-        });
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
-                .until(() -> callerThread.get() != null && LockSupport.getBlocker(callerThread.get()) == coalescer);
+        var unused =
+                pool.submit(
+                        () -> {
+                            callerThread.set(Thread.currentThread());
+                            try {
+                                coalescer.acquire(9, budget(LONG));
+                                flagKept.completeExceptionally(
+                                        new AssertionError("acquired although interrupted"));
+                            } catch (StoreTimeoutException e) {
+                                flagKept.complete(Thread.currentThread().isInterrupted());
+                            }
+                        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(
+                        () ->
+                                callerThread.get() != null
+                                        && LockSupport.getBlocker(callerThread.get()) == coalescer);
         callerThread.get().interrupt();
         assertThat(flagKept.get(10, TimeUnit.SECONDS)).isTrue();
         writer.releaseFirstWrite.countDown();

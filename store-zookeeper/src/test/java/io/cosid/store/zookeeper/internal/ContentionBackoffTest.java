@@ -33,7 +33,9 @@ class ContentionBackoffTest {
     }
 
     @Test
-    @DisplayName("every contender can tell a turn's last version from the version alone, across the version wrap")
+    @DisplayName(
+            "every contender can tell a turn's last version from the version alone, across the"
+                    + " version wrap")
     void gapVersions() {
         assertThat(ContentionBackoff.Turns.gapAfter(8)).isTrue();
         assertThat(ContentionBackoff.Turns.gapAfter(256)).isTrue();

@@ -14,6 +14,7 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.proto.SetDataRequest;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -43,31 +44,39 @@ class NodeChangeTest {
             List<Op> ops = change.ops(paths);
             assertThat(ops).singleElement().isInstanceOf(Op.SetData.class);
             assertThat(change.needsClaim()).isFalse();
-            assertThat(((SetDataRequest) ops.get(0).toRequestRecord()).getVersion()).isEqualTo(version);
+            assertThat(((SetDataRequest) ops.get(0).toRequestRecord()).getVersion())
+                    .isEqualTo(version);
         }
 
         @Test
-        @DisplayName("at version -1 never relies on -1: a claim named after node and data comes first in one multi")
+        @DisplayName(
+                "at version -1 never relies on -1: a claim named after node and data comes first in"
+                        + " one multi")
         void claimsAtTheWrap() {
             NodeChange change = NodeChange.replace("/cosid/range/k", -1, current, next);
             List<Op> ops = change.ops(paths);
             assertThat(change.needsClaim()).isTrue();
             assertThat(ops).hasSize(2);
             assertThat(ops.get(0)).isInstanceOf(Op.Create.class);
-            assertThat(ops.get(0).getPath()).isEqualTo(paths.wrapClaim("/cosid/range/k", current))
+            assertThat(ops.get(0).getPath())
+                    .isEqualTo(paths.wrapClaim("/cosid/range/k", current))
                     .startsWith("/cosid/.wrap/");
             assertThat(ops.get(1)).isInstanceOf(Op.SetData.class);
             assertThat(((SetDataRequest) ops.get(1).toRequestRecord()).getData()).isEqualTo(next);
             assertThat(paths.wrapClaim("/cosid/range/k", next)).isNotEqualTo(ops.get(0).getPath());
-            assertThat(paths.wrapClaim("/cosid/range/j", current)).isNotEqualTo(ops.get(0).getPath());
+            assertThat(paths.wrapClaim("/cosid/range/j", current))
+                    .isNotEqualTo(ops.get(0).getPath());
         }
     }
 
     @Test
-    @DisplayName("on a real server, only the first of two writers that read the same state at the wrap gets through")
+    @DisplayName(
+            "on a real server, only the first of two writers that read the same state at the wrap"
+                    + " gets through")
     void claimIsExclusive() throws Exception {
-        try (CuratorFramework client = CuratorFrameworkFactory.newClient(SERVER.server().connectString(),
-                new RetryOneTime(100))) {
+        try (CuratorFramework client =
+                CuratorFrameworkFactory.newClient(
+                        SERVER.server().connectString(), new RetryOneTime(100))) {
             client.start();
             assertThat(client.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
             NodePaths real = new NodePaths("/wrap-test-" + System.nanoTime());
@@ -78,13 +87,17 @@ class NodeChangeTest {
 
             List<OpResult> first = zk.multi(NodeChange.replace(node, -1, current, next).ops(real));
             assertThat(first).hasSize(2);
-            assertThat(new String(client.getData().forPath(node), StandardCharsets.US_ASCII)).isEqualTo("42");
+            assertThat(new String(client.getData().forPath(node), StandardCharsets.US_ASCII))
+                    .isEqualTo("42");
 
             byte[] other = "43".getBytes(StandardCharsets.US_ASCII);
-            KeeperException refused = org.junit.jupiter.api.Assertions.assertThrows(KeeperException.class,
-                    () -> zk.multi(NodeChange.replace(node, -1, current, other).ops(real)));
+            KeeperException refused =
+                    Assertions.assertThrows(
+                            KeeperException.class,
+                            () -> zk.multi(NodeChange.replace(node, -1, current, other).ops(real)));
             assertThat(refused.code()).isEqualTo(KeeperException.Code.NODEEXISTS);
-            assertThat(new String(client.getData().forPath(node), StandardCharsets.US_ASCII)).isEqualTo("42");
+            assertThat(new String(client.getData().forPath(node), StandardCharsets.US_ASCII))
+                    .isEqualTo("42");
         }
     }
 }

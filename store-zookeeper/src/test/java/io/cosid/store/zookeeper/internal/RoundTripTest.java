@@ -8,20 +8,25 @@ import io.cosid.store.Store;
 import io.cosid.store.zookeeper.ZooKeeperFixture;
 import io.cosid.store.zookeeper.harness.FourLetterWords;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Round trips are the cost that matters: counted by the store's own client (sequential round trips and
- * requests) and cross-checked with the server's transaction counter (zxid). A regression fails the build.
+ * Round trips are the cost that matters: counted by the store's own client (sequential round trips
+ * and requests) and cross-checked with the server's transaction counter (zxid). A regression fails
+ * the build.
  */
 @DisplayName("Round trips per operation on ZooKeeper")
 class RoundTripTest {
@@ -48,12 +53,16 @@ class RoundTripTest {
         long req = store.roundTrips().requests();
         long zxid = FourLetterWords.zxid(port());
         operation.run();
-        return new long[] {store.roundTrips().roundTrips() - rt, store.roundTrips().requests() - req,
-                FourLetterWords.zxid(port()) - zxid};
+        return new long[] {
+            store.roundTrips().roundTrips() - rt,
+            store.roundTrips().requests() - req,
+            FourLetterWords.zxid(port()) - zxid
+        };
     }
 
     @Test
-    @DisplayName("a steady-state range acquire is one write: 1 round trip, 1 request, 1 transaction")
+    @DisplayName(
+            "a steady-state range acquire is one write: 1 round trip, 1 request, 1 transaction")
     void rangeAcquire() {
         store.ranges().acquire("orders", 100);
         for (int i = 0; i < 5; i++) {
@@ -62,112 +71,179 @@ class RoundTripTest {
     }
 
     @Test
-    @DisplayName("concurrent acquires on one key in one store are coalesced: fewer writes than acquires, no race lost")
+    @DisplayName(
+            "concurrent acquires on one key in one store are coalesced: fewer writes than acquires,"
+                    + " no race lost")
     void coalescedAcquires() throws Exception {
         store.ranges().acquire("orders", 1);
         int threads = 16;
         int each = 8;
         CyclicBarrier start = new CyclicBarrier(threads);
         List<Range> ranges = Collections.synchronizedList(new ArrayList<>());
-        long[] cost = cost(() -> {
-            List<Thread> running = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int size = t + 1;
-                Thread thread = new Thread(() -> {
-                    try {
-                        start.await();
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                    for (int i = 0; i < each; i++) {
-                        ranges.add(store.ranges().acquire("orders", size));
-                    }
-                });
-                thread.start();
-                running.add(thread);
-            }
-            running.forEach(t -> {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-        });
+        long[] cost =
+                cost(
+                        () -> {
+                            List<Thread> running = new ArrayList<>();
+                            for (int t = 0; t < threads; t++) {
+                                int size = t + 1;
+                                Thread thread =
+                                        new Thread(
+                                                () -> {
+                                                    try {
+                                                        start.await();
+                                                    } catch (Exception e) {
+                                                        throw new IllegalStateException(e);
+                                                    }
+                                                    for (int i = 0; i < each; i++) {
+                                                        ranges.add(
+                                                                store.ranges()
+                                                                        .acquire("orders", size));
+                                                    }
+                                                });
+                                thread.start();
+                                running.add(thread);
+                            }
+                            running.forEach(
+                                    t -> {
+                                        try {
+                                            t.join();
+                                        } catch (InterruptedException e) {
+                                            throw new IllegalStateException(e);
+                                        }
+                                    });
+                        });
         assertThat(ranges).hasSize(threads * each);
-        List<Range> sorted = ranges.stream()
-                .sorted(Comparator.comparingLong(Range::start)).toList();
+        List<Range> sorted =
+                ranges.stream().sorted(Comparator.comparingLong(Range::start)).toList();
         long expected = 1;
         for (Range r : sorted) {
-            assertThat(r.start()).as("ranges are disjoint and, with no other writer, contiguous").isEqualTo(expected);
+            assertThat(r.start())
+                    .as("ranges are disjoint and, with no other writer, contiguous")
+                    .isEqualTo(expected);
             expected = r.end();
         }
         assertThat(expected).isEqualTo(1 + (long) each * threads * (threads + 1) / 2);
-        assertThat(cost[2]).as("transactions (one write per turn, and no lost races inside one store)")
-                .isLessThan((long) threads * each).isEqualTo(cost[1]);
+        assertThat(cost[2])
+                .as("transactions (one write per turn, and no lost races inside one store)")
+                .isLessThan((long) threads * each)
+                .isEqualTo(cost[1]);
     }
 
     @Test
-    @DisplayName("a race lost to another process on a hot key costs one extra round trip: the read rides behind the write")
+    @DisplayName(
+            "a race lost to another process on a hot key costs one extra round trip: the read rides"
+                    + " behind the write")
     void lostRaceOnHotKey() {
         try (Store other = fixture.openStore()) {
             store.ranges().acquire("orders", 10);
             other.ranges().acquire("orders", 10);
-            store.ranges().acquire("orders", 10); // loses once: write, read, write; the key is now hot
+            store.ranges()
+                    .acquire("orders", 10); // loses once: write, read, write; the key is now hot
             other.ranges().acquire("orders", 10);
             Range[] got = new Range[1];
             long[] cost = cost(() -> got[0] = store.ranges().acquire("orders", 10));
             assertThat(got[0].start()).isEqualTo(40);
-            assertThat(cost[0]).as("sequential round trips: failed write + read behind it, write").isEqualTo(2);
-            assertThat(cost[1]).as("requests: while the key is hot every write carries a read behind it").isEqualTo(4);
+            assertThat(cost[0])
+                    .as("sequential round trips: failed write + read behind it, write")
+                    .isEqualTo(2);
+            assertThat(cost[1])
+                    .as("requests: while the key is hot every write carries a read behind it")
+                    .isEqualTo(4);
         }
     }
 
     @Test
-    @DisplayName("a slot acquire that hits the owner index takes 3 sequential round trips and 2 transactions")
+    @DisplayName(
+            "a slot acquire that hits the owner index takes 3 sequential round trips and 2"
+                    + " transactions")
     void ownerIndexHit() {
         store.slots().define("workers", 1024, Duration.ofSeconds(1));
         SlotLease first = store.slots().acquire("workers", "host-7", Duration.ofSeconds(30));
         store.slots().release(first);
-        long[] cost = cost(() -> assertThat(store.slots().acquire("workers", "host-7", Duration.ofSeconds(30)).slot())
-                .isEqualTo(first.slot()));
+        long[] cost =
+                cost(
+                        () ->
+                                assertThat(
+                                                store.slots()
+                                                        .acquire(
+                                                                "workers",
+                                                                "host-7",
+                                                                Duration.ofSeconds(30))
+                                                        .slot())
+                                        .isEqualTo(first.slot()));
         assertThat(cost[0]).as("sequential round trips").isEqualTo(3);
-        assertThat(cost[1]).as("requests: clock, namespace, index | slot read multi | write multi").isEqualTo(5);
+        assertThat(cost[1])
+                .as("requests: clock, namespace, index | slot read multi | write multi")
+                .isEqualTo(5);
         assertThat(cost[2]).as("transactions: the clock write and the acquire multi").isEqualTo(2);
     }
 
     @Test
-    @DisplayName("a fresh acquire in a namespace with a free slot among the first 32 takes 3 round trips")
+    @DisplayName(
+            "a fresh acquire in a namespace with a free slot among the first 32 takes 3 round"
+                    + " trips")
     void freshAcquire() {
         store.slots().define("workers", 1024, Duration.ofSeconds(1));
         for (int i = 0; i < 20; i++) {
             store.slots().acquire("workers", "host-" + i, Duration.ofSeconds(30));
         }
-        assertThat(cost(() -> store.slots().acquire("workers", "new-host", Duration.ofSeconds(30)))[0]).isEqualTo(3);
+        assertThat(
+                        cost(
+                                () ->
+                                        store.slots()
+                                                .acquire(
+                                                        "workers",
+                                                        "new-host",
+                                                        Duration.ofSeconds(30)))[0])
+                .isEqualTo(3);
     }
 
     @Test
-    @DisplayName("a fresh acquire in a 1024-slot namespace with 1000 slots held takes at most 5 round trips")
+    @DisplayName(
+            "a fresh acquire in a 1024-slot namespace with 1000 slots held takes at most 5 round"
+                    + " trips")
     void crowdedNamespace() throws Exception {
         store.slots().define("crowd", 1024, Duration.ofSeconds(1));
         long expires = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
-        List<org.apache.zookeeper.Op> ops = new ArrayList<>();
+        List<Op> ops = new ArrayList<>();
         for (int slot = 0; slot < 1000; slot++) {
-            String data = "state=held\nowner=h" + slot + "\nlastOwner=h" + slot + "\nincarnation=1\nfence=1\n"
-                    + "ttl=86400000\ntolerance=1000\nfloor=0\nexpiresMin=" + expires + "\nceilingMin=0\nnextFloor=0\n"
-                    + "nonce=n" + slot + "\n";
-            ops.add(org.apache.zookeeper.Op.create(fixture.root() + "/slot/crowd/" + slot,
-                    data.getBytes(java.nio.charset.StandardCharsets.UTF_8), org.apache.zookeeper.ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                    org.apache.zookeeper.CreateMode.PERSISTENT));
+            String data =
+                    "state=held\nowner=h"
+                            + slot
+                            + "\nlastOwner=h"
+                            + slot
+                            + "\nincarnation=1\nfence=1\n"
+                            + "ttl=86400000\ntolerance=1000\nfloor=0\nexpiresMin="
+                            + expires
+                            + "\nceilingMin=0\nnextFloor=0\n"
+                            + "nonce=n"
+                            + slot
+                            + "\n";
+            ops.add(
+                    Op.create(
+                            fixture.root() + "/slot/crowd/" + slot,
+                            data.getBytes(StandardCharsets.UTF_8),
+                            ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                            CreateMode.PERSISTENT));
             if (ops.size() == 100) {
                 fixture.admin().getZookeeperClient().getZooKeeper().multi(ops);
                 ops.clear();
             }
         }
         SlotLease[] lease = new SlotLease[1];
-        long[] cost = cost(() -> lease[0] = store.slots().acquire("crowd", "new-host", Duration.ofSeconds(30)));
+        long[] cost =
+                cost(
+                        () ->
+                                lease[0] =
+                                        store.slots()
+                                                .acquire(
+                                                        "crowd",
+                                                        "new-host",
+                                                        Duration.ofSeconds(30)));
         assertThat(lease[0].slot()).isEqualTo(1000);
-        assertThat(cost[0]).as("sequential round trips: clock, 32, 256, the other 736, write").isLessThanOrEqualTo(5);
+        assertThat(cost[0])
+                .as("sequential round trips: clock, 32, 256, the other 736, write")
+                .isLessThanOrEqualTo(5);
         assertThat(cost[2]).as("transactions").isEqualTo(2);
     }
 
@@ -178,11 +254,17 @@ class RoundTripTest {
         SlotLease lease = store.slots().acquire("workers", "host-7", Duration.ofSeconds(30));
         SlotLease[] renewed = new SlotLease[1];
         assertThat(cost(() -> renewed[0] = store.slots().renew(lease)))
-                .as("the first write over a node this store created reads it first: a node deleted and created"
-                        + " again behind the store's back starts at version 0 too").containsExactly(2, 2, 1);
-        assertThat(cost(() -> renewed[0] = store.slots().renew(renewed[0]))).containsExactly(1, 1, 1);
+                .as(
+                        "the first write over a node this store created reads it first: a node"
+                            + " deleted and created again behind the store's back starts at version"
+                            + " 0 too")
+                .containsExactly(2, 2, 1);
+        assertThat(cost(() -> renewed[0] = store.slots().renew(renewed[0])))
+                .containsExactly(1, 1, 1);
         assertThat(cost(() -> store.slots().release(renewed[0]))).containsExactly(1, 1, 1);
         SlotLease again = store.slots().acquire("workers", "host-7", Duration.ofSeconds(30));
-        assertThat(cost(() -> store.slots().renew(again))).as("a slot node written before").containsExactly(1, 1, 1);
+        assertThat(cost(() -> store.slots().renew(again)))
+                .as("a slot node written before")
+                .containsExactly(1, 1, 1);
     }
 }
