@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.zookeeper.KeeperException;
@@ -116,5 +119,93 @@ class CallWatchdogTest {
             assertThat(answer).isEqualTo(round);
             assertThat(Thread.interrupted()).as("round %d leaves no interrupt", round).isFalse();
         }
+    }
+
+    @Test
+    @DisplayName("a call with no budget left ends with a timeout, its interrupt taken back")
+    void noBudget() {
+        assertThatThrownBy(
+                        () ->
+                                WATCHDOG.run(
+                                        0,
+                                        () -> {
+                                            never.await();
+                                            return "never";
+                                        }))
+                .isInstanceOf(TimeoutException.class);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    @DisplayName("of two callers waiting, only the one past its deadline is interrupted")
+    void onlyExpiredCallersInterrupted() throws Exception {
+        CountDownLatch longWaiterIn = new CountDownLatch(1);
+        CountDownLatch releaseLongWaiter = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> longWaiter =
+                    pool.submit(
+                            () ->
+                                    WATCHDOG.run(
+                                            TimeUnit.SECONDS.toNanos(60),
+                                            () -> {
+                                                longWaiterIn.countDown();
+                                                releaseLongWaiter.await();
+                                                return "answered";
+                                            }));
+            assertThat(longWaiterIn.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThatThrownBy(
+                            () ->
+                                    WATCHDOG.run(
+                                            TimeUnit.MILLISECONDS.toNanos(50),
+                                            () -> {
+                                                never.await();
+                                                return "never";
+                                            }))
+                    .isInstanceOf(TimeoutException.class);
+            assertThat(longWaiter).as("still waiting after the other timed out").isNotDone();
+            releaseLongWaiter.countDown();
+            assertThat(longWaiter.get(10, TimeUnit.SECONDS)).isEqualTo("answered");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a call that failed before its deadline is forgotten: a later wait on the thread is"
+                    + " not interrupted at that deadline")
+    void failedCallForgotten() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                WATCHDOG.run(
+                                        TimeUnit.MILLISECONDS.toNanos(20),
+                                        () -> {
+                                            throw new IllegalStateException("refused at once");
+                                        }))
+                .isInstanceOf(IllegalStateException.class);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread releaser =
+                new Thread(
+                        () -> {
+                            // wait well past the first call's deadline, on a latch nobody counts
+                            // down, then let the second call answer
+                            try {
+                                new CountDownLatch(1).await(300, TimeUnit.MILLISECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            release.countDown();
+                        });
+        releaser.start();
+        String answer =
+                WATCHDOG.run(
+                        TimeUnit.SECONDS.toNanos(60),
+                        () -> {
+                            release.await();
+                            return "answered";
+                        });
+        assertThat(answer).isEqualTo("answered");
+        releaser.join();
     }
 }
