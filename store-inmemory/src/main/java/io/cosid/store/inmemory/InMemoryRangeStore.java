@@ -10,6 +10,7 @@ import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.spi.OperationNames;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -48,7 +49,7 @@ final class InMemoryRangeStore implements RangeStore {
         requireKey(key);
         requireSize(size);
         return operations.run(
-                "acquire on range key '" + key + "'",
+                OperationNames.rangeAcquire(key),
                 () -> {
                     RangeState state = read(key).orElse(FRESH);
                     if (state.sealed()) {
@@ -66,7 +67,7 @@ final class InMemoryRangeStore implements RangeStore {
     @Override
     public Optional<RangeState> peek(String key) {
         requireKey(key);
-        return operations.run("peek on range key '" + key + "'", () -> read(key));
+        return operations.run(OperationNames.rangePeek(key), () -> read(key));
     }
 
     @Override
@@ -74,7 +75,7 @@ final class InMemoryRangeStore implements RangeStore {
         requireKey(key);
         requireAtLeast(atLeast);
         return operations.run(
-                "advance on range key '" + key + "'",
+                OperationNames.rangeAdvance(key),
                 () -> {
                     RangeState state = read(key).orElse(FRESH);
                     if (state.sealed()) {
@@ -92,7 +93,7 @@ final class InMemoryRangeStore implements RangeStore {
     public long seal(String key) {
         requireKey(key);
         return operations.run(
-                "seal on range key '" + key + "'",
+                OperationNames.rangeSeal(key),
                 () -> {
                     RangeState state = read(key).orElse(FRESH);
                     if (!state.sealed()) {
@@ -105,7 +106,7 @@ final class InMemoryRangeStore implements RangeStore {
     @Override
     public SortedMap<String, RangeState> list() {
         return operations.run(
-                "list of range keys",
+                OperationNames.rangeList(),
                 () -> {
                     SortedMap<String, RangeState> all = new TreeMap<>();
                     backend.ranges.forEach(

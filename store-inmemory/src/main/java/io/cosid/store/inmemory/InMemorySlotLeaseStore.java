@@ -21,6 +21,7 @@ import io.cosid.store.SlotView;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.spi.NamespaceRules;
+import io.cosid.store.spi.OperationNames;
 import io.cosid.store.spi.SlotChoiceOrder;
 import io.cosid.store.spi.SlotHistory;
 import java.time.Duration;
@@ -62,7 +63,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         requireTolerance(tolerance);
         Namespace requested = new Namespace(namespace, limit, tolerance);
         return operations.run(
-                "define of namespace '" + namespace + "'",
+                OperationNames.define(namespace),
                 () -> {
                     Optional<Namespace> existing = readNamespace(namespace);
                     if (existing.isPresent()
@@ -78,13 +79,13 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
     public Optional<Namespace> namespace(String namespace) {
         requireNamespace(namespace);
         return operations.run(
-                "read of namespace '" + namespace + "'", () -> readNamespace(namespace));
+                OperationNames.readNamespace(namespace), () -> readNamespace(namespace));
     }
 
     @Override
     public List<Namespace> namespaces() {
         return operations.run(
-                "list of namespaces",
+                OperationNames.listNamespaces(),
                 () ->
                         backend.namespaces.entrySet().stream()
                                 .map(e -> e.getValue().read("namespace '" + e.getKey() + "'"))
@@ -107,7 +108,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         requireOwnerKey(ownerKey);
         requireTtl(ttl);
         return operations.run(
-                "acquire in namespace '" + namespace + "' for owner '" + ownerKey + "'",
+                OperationNames.acquire(namespace, ownerKey),
                 () -> {
                     Namespace ns = existingNamespace(namespace);
                     preferredSlot.ifPresent(slot -> requireSlot(slot, ns));
@@ -145,7 +146,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
     public SlotLease renew(SlotLease lease) {
         requireLease(lease);
         return operations.run(
-                "renew of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'",
+                OperationNames.renew(lease.namespace(), lease.slot()),
                 () -> {
                     SlotRecord current = currentTerm(lease);
                     SlotRecord renewed = current.renewedAt(backend.now());
@@ -172,7 +173,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
      */
     private Instant endTerm(SlotLease lease, @Nullable Instant stampedBefore) {
         return operations.run(
-                "release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'",
+                OperationNames.release(lease.namespace(), lease.slot()),
                 () -> {
                     SlotRecord slot =
                             readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
@@ -197,7 +198,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         requireFence(fenceAtLeast);
         requireInstant("floorAtLeast", floorAtLeast);
         return operations.run(
-                "advance of slot " + slot + " in namespace '" + namespace + "'",
+                OperationNames.slotAdvance(namespace, slot),
                 () -> {
                     requireSlot(slot, existingNamespace(namespace));
                     SlotRecord current = readSlot(namespace, slot);
@@ -221,7 +222,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
     public NamespaceSnapshot inspect(String namespace) {
         requireNamespace(namespace);
         return operations.run(
-                "inspect of namespace '" + namespace + "'",
+                OperationNames.inspect(namespace),
                 () -> {
                     Namespace ns = existingNamespace(namespace);
                     List<SlotView> views = new ArrayList<>();

@@ -4,6 +4,7 @@ import io.cosid.store.RangeStore;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
+import io.cosid.store.spi.OperationNames;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -49,7 +50,7 @@ final class InMemoryStore implements Store {
         return Optional.of(
                 () ->
                         operations.run(
-                                "purge of store '" + name + "'",
+                                OperationNames.purge(name),
                                 () -> {
                                     backend.ranges.clear();
                                     backend.namespaces.clear();

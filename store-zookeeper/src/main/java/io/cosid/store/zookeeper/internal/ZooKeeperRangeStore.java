@@ -10,6 +10,7 @@ import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.spi.OperationNames;
 import io.cosid.store.zookeeper.internal.RangeKeyState.Seen;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -90,7 +91,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     public Range acquire(String key, long size) {
         requireKey(key);
         requireSize(size);
-        Deadline deadline = lifecycle.start("acquire on range key '" + key + "'");
+        Deadline deadline = lifecycle.start(OperationNames.rangeAcquire(key));
         parentAcls.checkRangeKey(deadline, key);
         return key(key).coalescer().acquire(size, deadline);
     }
@@ -169,7 +170,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     @Override
     public Optional<RangeState> peek(String key) {
         requireKey(key);
-        Deadline deadline = lifecycle.start("peek on range key '" + key + "'");
+        Deadline deadline = lifecycle.start(OperationNames.rangePeek(key));
         return Optional.ofNullable(read(deadline, key(key))).map(Seen::state);
     }
 
@@ -177,7 +178,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     public long advance(String key, long atLeast) {
         requireKey(key);
         requireAtLeast(atLeast);
-        Deadline deadline = lifecycle.start("advance on range key '" + key + "'");
+        Deadline deadline = lifecycle.start(OperationNames.rangeAdvance(key));
         parentAcls.checkRangeKey(deadline, key);
         RangeKeyState state = key(key);
         while (deadline.hasTimeLeft()) {
@@ -199,7 +200,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     @Override
     public long seal(String key) {
         requireKey(key);
-        Deadline deadline = lifecycle.start("seal on range key '" + key + "'");
+        Deadline deadline = lifecycle.start(OperationNames.rangeSeal(key));
         parentAcls.checkRangeKey(deadline, key);
         RangeKeyState state = key(key);
         while (deadline.hasTimeLeft()) {
@@ -216,7 +217,7 @@ final class ZooKeeperRangeStore implements RangeStore {
 
     @Override
     public SortedMap<String, RangeState> list() {
-        Deadline deadline = lifecycle.start("list of range keys");
+        Deadline deadline = lifecycle.start(OperationNames.rangeList());
         SortedMap<String, RangeState> all = new TreeMap<>();
         List<String> level = List.of(paths.rangeRoot());
         while (!level.isEmpty()) {

@@ -25,6 +25,7 @@ import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.spi.NamespaceRules;
+import io.cosid.store.spi.OperationNames;
 import io.cosid.store.spi.SlotChoiceOrder;
 import io.cosid.store.spi.SlotHistory;
 import jakarta.inject.Inject;
@@ -146,7 +147,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireLimit(limit);
         requireTolerance(tolerance);
         Namespace requested = new Namespace(namespace, limit, tolerance);
-        Deadline deadline = lifecycle.start("define of namespace '" + namespace + "'");
+        Deadline deadline = lifecycle.start(OperationNames.define(namespace));
         parentAcls.checkNamespace(deadline, namespace);
         String path = paths.namespace(namespace);
         String location = "namespace '" + namespace + "' (" + path + ")";
@@ -241,7 +242,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public Optional<Namespace> namespace(String namespace) {
         requireNamespace(namespace);
-        Deadline deadline = lifecycle.start("read of namespace '" + namespace + "'");
+        Deadline deadline = lifecycle.start(OperationNames.readNamespace(namespace));
         String path = paths.namespace(namespace);
         Reply r = reads.one(deadline, h -> Requests.getData(h, path));
         if (r.is(Code.NONODE)) {
@@ -255,7 +256,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     @Override
     public List<Namespace> namespaces() {
-        Deadline deadline = lifecycle.start("list of namespaces");
+        Deadline deadline = lifecycle.start(OperationNames.listNamespaces());
         Reply children = reads.one(deadline, h -> Requests.getChildren(h, paths.slotRoot()));
         if (children.is(Code.NONODE)) {
             return List.of();
@@ -298,8 +299,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(ns);
         requireOwnerKey(ownerKey);
         requireTtl(ttl);
-        Deadline deadline =
-                lifecycle.start("acquire in namespace '" + ns + "' for owner '" + ownerKey + "'");
+        Deadline deadline = lifecycle.start(OperationNames.acquire(ns, ownerKey));
         // a preferred slot outside the namespace is refused before anything is written (its clock
         // included)
         preferred.ifPresent(slot -> requireSlot(slot, namespaceWith(deadline, ns, slot)));
@@ -681,13 +681,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public SlotLease renew(SlotLease lease) {
         requireLease(lease);
-        Deadline deadline =
-                lifecycle.start(
-                        "renew of slot "
-                                + lease.slot()
-                                + " in namespace '"
-                                + lease.namespace()
-                                + "'");
+        Deadline deadline = lifecycle.start(OperationNames.renew(lease.namespace(), lease.slot()));
         Seen mine =
                 changeTerm(
                         deadline,
@@ -719,8 +713,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * the slot is free before its ttl runs out.
      */
     private Instant endTerm(SlotLease lease, long stampedBefore) {
-        String operation =
-                "release of slot " + lease.slot() + " in namespace '" + lease.namespace() + "'";
+        String operation = OperationNames.release(lease.namespace(), lease.slot());
         Deadline deadline = lifecycle.start(operation);
         try {
             return endTerm(deadline, lease, stampedBefore);
@@ -879,8 +872,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(namespace);
         requireFence(fenceAtLeast);
         requireInstant("floorAtLeast", floorAtLeast);
-        Deadline deadline =
-                lifecycle.start("advance of slot " + slot + " in namespace '" + namespace + "'");
+        Deadline deadline = lifecycle.start(OperationNames.slotAdvance(namespace, slot));
         requireSlot(slot, namespaceWith(deadline, namespace, slot));
         String path = paths.slot(namespace, slot);
         // values already reached are decided on a read, so that a no-op writes nothing (its clock
@@ -941,7 +933,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public NamespaceSnapshot inspect(String namespace) {
         requireNamespace(namespace);
-        Deadline deadline = lifecycle.start("inspect of namespace '" + namespace + "'");
+        Deadline deadline = lifecycle.start(OperationNames.inspect(namespace));
         // one round trip: clock, namespace and its children together
         Start start =
                 start(

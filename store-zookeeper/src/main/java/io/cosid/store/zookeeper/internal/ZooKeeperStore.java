@@ -6,6 +6,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
+import io.cosid.store.spi.OperationNames;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.Optional;
@@ -76,7 +77,7 @@ final class ZooKeeperStore implements Store {
     public Optional<StoreAdmin> admin() {
         return Optional.of(
                 () -> {
-                    lifecycle.start("purge of store '" + config.name() + "'");
+                    lifecycle.start(OperationNames.purge(config.name()));
                     try {
                         // the raw client: the root is an absolute path that already includes any
                         // Curator namespace
