@@ -57,6 +57,7 @@ public abstract class BadInputContract extends StoreContractSupport {
             Class<? extends Throwable> expected,
             String mentions) {}
 
+    @SuppressWarnings("NullAway") // null arguments on purpose: the contract refuses them
     static List<Case> corpus() {
         List<Case> cases = new ArrayList<>();
         for (String key : InvalidArguments.keys()) {

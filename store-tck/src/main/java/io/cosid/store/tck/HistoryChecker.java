@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks the contract's invariants over a recorded history (docs/contract.md, "Invariants"):
@@ -168,7 +169,7 @@ public final class HistoryChecker {
         Map<String, List<HistoryEvent>> bySlot = new TreeMap<>();
         long leaseEvents = 0;
         for (HistoryEvent e : events) {
-            SlotLease lease = leaseOf(e);
+            SlotLease lease = leaseIfAny(e);
             if (lease != null) {
                 leaseEvents++;
                 bySlot.computeIfAbsent(
@@ -188,9 +189,9 @@ public final class HistoryChecker {
     /** One term of a slot as the history shows it. */
     private static final class Term {
         final long fence;
-        LeaseGranted grant;
+        @Nullable LeaseGranted grant;
         final List<HistoryEvent> writes = new ArrayList<>(); // grant and renews
-        LeaseReleased release;
+        @Nullable LeaseReleased release;
         final List<LeaseReleaseUnknown> unknownReleases = new ArrayList<>();
         Instant maxExpiresAt = Instant.MIN;
         Instant maxCeiling = Instant.MIN;
@@ -460,7 +461,16 @@ public final class HistoryChecker {
         return overlaps;
     }
 
+    /** The lease of an event about a lease; only such events reach here (grouped by slot). */
     private static SlotLease leaseOf(HistoryEvent e) {
+        SlotLease lease = leaseIfAny(e);
+        if (lease == null) {
+            throw new IllegalStateException("not an event about a lease: " + e);
+        }
+        return lease;
+    }
+
+    private static @Nullable SlotLease leaseIfAny(HistoryEvent e) {
         if (e instanceof LeaseGranted g) {
             return g.lease();
         }

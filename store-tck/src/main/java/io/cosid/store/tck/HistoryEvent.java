@@ -3,6 +3,7 @@ package io.cosid.store.tck;
 import io.cosid.store.Range;
 import io.cosid.store.SlotLease;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One successful operation in a recorded history. {@code invokedAt} and {@code completedAt} are
@@ -80,6 +81,6 @@ public sealed interface HistoryEvent {
      * @param completedAt the tick when the failure was seen
      */
     record LeaseReleaseUnknown(
-            SlotLease lease, Instant stampedBefore, long invokedAt, long completedAt)
+            SlotLease lease, @Nullable Instant stampedBefore, long invokedAt, long completedAt)
             implements HistoryEvent {}
 }

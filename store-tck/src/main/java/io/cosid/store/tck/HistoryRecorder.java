@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records every successful range and lease operation of a test, from any number of threads, for
@@ -99,7 +100,8 @@ public final class HistoryRecorder {
         return record(lease, stampedBefore, () -> store.release(lease, stampedBefore));
     }
 
-    private Instant record(SlotLease lease, Instant stampedBefore, Supplier<Instant> release) {
+    private Instant record(
+            SlotLease lease, @Nullable Instant stampedBefore, Supplier<Instant> release) {
         long invoked = ticks.incrementAndGet();
         Instant windowEnd;
         try {

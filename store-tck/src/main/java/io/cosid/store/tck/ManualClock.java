@@ -3,6 +3,7 @@ package io.cosid.store.tck;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A store clock that tests set by hand, forward and backward. Thread-safe. */
@@ -21,7 +22,7 @@ public final class ManualClock implements InstantSource {
 
     @Override
     public Instant instant() {
-        return now.get();
+        return Objects.requireNonNull(now.get(), "a manual clock always has a time");
     }
 
     /**

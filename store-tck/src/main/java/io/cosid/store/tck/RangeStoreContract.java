@@ -241,6 +241,7 @@ public abstract class RangeStoreContract extends StoreContractSupport {
 
         @Test
         @DisplayName("a null key is refused")
+        @SuppressWarnings("NullAway") // null on purpose: the contract refuses it
         void nullKey() {
             assertThatThrownBy(() -> ranges().acquire(null, 1))
                     .isInstanceOf(IllegalArgumentException.class)

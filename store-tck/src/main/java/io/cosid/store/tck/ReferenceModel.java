@@ -126,7 +126,8 @@ final class ReferenceModel {
         if (current == null || current.fence != fence || !current.owner.equals(owner)) {
             return LeaseLostException.class.getSimpleName();
         }
-        slots.get(ns).put(slot, new Slot(owner, fence, current.incarnation, true));
+        slots.computeIfAbsent(ns, k -> new HashMap<>())
+                .put(slot, new Slot(owner, fence, current.incarnation, true));
         return "released";
     }
 

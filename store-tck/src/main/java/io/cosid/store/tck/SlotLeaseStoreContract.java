@@ -667,6 +667,7 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
 
         @Test
         @DisplayName("refuses a slot outside the namespace and a negative fence")
+        @SuppressWarnings("NullAway") // null on purpose: the contract refuses it
         void badArguments() {
             define(4);
             assertThatThrownBy(() -> slots().advance(NS, 4, 1, Instant.EPOCH))
@@ -752,6 +753,7 @@ public abstract class SlotLeaseStoreContract extends StoreContractSupport {
 
         @Test
         @DisplayName("null ttl, tolerance and lease are refused")
+        @SuppressWarnings("NullAway") // null on purpose: the contract refuses it
         void nulls() {
             define(2);
             assertThatThrownBy(() -> slots().acquire(NS, "a", null))

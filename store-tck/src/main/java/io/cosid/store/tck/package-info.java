@@ -16,4 +16,7 @@
  * io.cosid.store.tck.HistoryChecker} check the invariants over any recorded history, for fault
  * tests.
  */
+@NullMarked
 package io.cosid.store.tck;
+
+import org.jspecify.annotations.NullMarked;
