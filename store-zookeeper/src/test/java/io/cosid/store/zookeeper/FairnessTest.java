@@ -7,8 +7,11 @@ import io.cosid.store.StoreException;
 import io.cosid.store.tck.HistoryChecker;
 import io.cosid.store.tck.HistoryRecorder;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.zookeeper.CreateMode;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -66,6 +70,39 @@ class FairnessTest {
             "a store on a key that three others write steadily gets each acquire within its budget")
     void joinerAgainstSteadyWriters() throws Exception {
         assertJoinerIsServed(TimeUnit.MILLISECONDS.toNanos(2));
+    }
+
+    @Test
+    @DisplayName(
+            "a writer stalled in a key's line, its session alive, is passed within the budget and"
+                    + " removed from the line")
+    void stalledWriterInLine() throws Exception {
+        Store store = open();
+        recorder.acquire(store.ranges(), "hot", 1); // creates the key's node
+        recorder.acquire(store.ranges(), "hot", 1); // and its line
+        String line = fixture.root() + "/.line/" + sha256("hot");
+        assertThat(fixture.admin().checkExists().forPath(line)).isNotNull();
+        // another session joins the line as a writer does (its node, and the line's version
+        // bumped) and then never writes: a paused or hung process
+        String stalled =
+                fixture.admin()
+                        .create()
+                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                        .forPath(line + "/w-stalled-");
+        fixture.admin().setData().forPath(line, new byte[0]);
+
+        assertThat(recorder.acquire(store.ranges(), "hot", 1).start()).isEqualTo(2);
+        assertThat(fixture.admin().checkExists().forPath(stalled))
+                .as("the stalled writer's place")
+                .isNull();
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    private static String sha256(String key) throws Exception {
+        return HexFormat.of()
+                .formatHex(
+                        MessageDigest.getInstance("SHA-256")
+                                .digest(key.getBytes(StandardCharsets.UTF_8)));
     }
 
     /**

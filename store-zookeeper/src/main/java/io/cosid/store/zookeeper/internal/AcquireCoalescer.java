@@ -32,8 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class AcquireCoalescer {
 
     /**
-     * Writes one range of {@code size} for the key, with everything that entails (CAS loop,
-     * backoff).
+     * Writes one range of {@code size} for the key, with everything that entails (CAS loop, the
+     * writer line).
      */
     interface Writer {
         Range write(long size, Deadline deadline);

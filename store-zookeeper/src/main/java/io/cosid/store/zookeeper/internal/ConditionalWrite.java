@@ -6,6 +6,7 @@ import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -44,12 +45,19 @@ final class ConditionalWrite {
     }
 
     /**
-     * Sends one change with a read of its node pipelined behind it when it is a plain
-     * compare-and-set: a lost race then already knows the winner's state ({@link
-     * WriteOutcome#behind()}), at no extra round trip.
+     * Sends one change with a read of its node pipelined behind it: a lost race then already knows
+     * the winner's state ({@link WriteOutcome#behind()}), at no extra round trip.
      */
     WriteOutcome sendWithReadBehind(Deadline deadline, String location, NodeChange change) {
         return send(deadline, location, true, List.of(change));
+    }
+
+    /**
+     * Sends the changes in one transaction with a read of each change's node pipelined behind it
+     * ({@link WriteOutcome#behind(int)}).
+     */
+    WriteOutcome sendWithReadBehind(Deadline deadline, String location, List<NodeChange> changes) {
+        return send(deadline, location, true, changes);
     }
 
     private WriteOutcome send(
@@ -57,28 +65,36 @@ final class ConditionalWrite {
         List<Op> ops = new ArrayList<>();
         changes.forEach(c -> ops.addAll(c.ops(paths)));
         NodeChange only = changes.size() == 1 ? changes.get(0) : null;
+        boolean plainReplace = only != null && !only.create() && !only.needsClaim();
         Reply reply;
-        Reply behind = null;
+        List<Reply> behind = List.of();
         if (only != null && only.create()) {
             reply =
                     roundTrips.sendOne(
                             deadline,
                             h -> Requests.create(h, only.path(), only.data(), paths.acl()));
-        } else if (only != null && !only.needsClaim() && readBehind) {
+        } else if (readBehind && !changes.stream().anyMatch(NodeChange::needsClaim)) {
             List<Reply> replies =
                     roundTrips.send(
                             deadline,
-                            h ->
-                                    List.of(
-                                            Requests.setData(
-                                                    h, only.path(), only.data(), only.version()),
-                                            Requests.getData(h, only.path())));
+                            h -> {
+                                List<CompletableFuture<Reply>> sent = new ArrayList<>();
+                                sent.add(
+                                        plainReplace
+                                                ? Requests.setData(
+                                                        h, only.path(), only.data(), only.version())
+                                                : Requests.multi(h, ops));
+                                changes.forEach(c -> sent.add(Requests.getData(h, c.path())));
+                                return sent;
+                            });
             reply = replies.get(0);
-            behind = replies.get(1).ok() ? replies.get(1) : null;
-        } else if (only != null && !only.needsClaim()) {
+            List<Reply> reads = new ArrayList<>();
+            replies.subList(1, replies.size()).forEach(r -> reads.add(r.ok() ? r : null));
+            behind = Collections.unmodifiableList(reads);
+        } else if (plainReplace) {
             reply = roundTrips.setDataNow(deadline, only.path(), only.data(), only.version());
         } else {
-            reply = roundTrips.sendOne(deadline, h -> Requests.multi(h, ops));
+            reply = roundTrips.multiNow(deadline, ops);
         }
         return outcome(deadline, location, changes, ops, reply, behind);
     }
@@ -89,18 +105,23 @@ final class ConditionalWrite {
             List<NodeChange> changes,
             List<Op> ops,
             Reply reply,
-            Reply behind) {
+            List<Reply> behind) {
         if (reply.ok()) {
             return WriteOutcome.landed(stats(changes, reply));
         }
         if (reply.is(Code.BADVERSION) || reply.is(Code.NODEEXISTS)) {
             refuseStaleClaim(deadline, location, changes, reply);
-            return WriteOutcome.lostRace(behind);
+            return WriteOutcome.lostRace(behind, reply.path());
         }
         if (reply.connectionProblem()) {
             return WriteOutcome.of(WriteOutcome.Kind.UNKNOWN);
         }
         if (reply.is(Code.NONODE)) {
+            for (NodeChange change : changes) {
+                if (change.isCheck() && change.path().equals(reply.path())) {
+                    return WriteOutcome.lostRace(behind, reply.path()); // the guard is gone
+                }
+            }
             for (Op op : ops) {
                 if (op.getPath().equals(reply.path()) && op instanceof Op.Create) {
                     return WriteOutcome.parentMissing(NodePaths.parent(op.getPath()));

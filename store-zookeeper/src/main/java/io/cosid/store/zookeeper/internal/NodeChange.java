@@ -1,7 +1,9 @@
 package io.cosid.store.zookeeper.internal;
 
 import java.util.List;
+import java.util.Objects;
 import org.apache.zookeeper.Op;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One node's part in a conditional write: a node created where none was read, or the node's data
@@ -14,13 +16,21 @@ import org.apache.zookeeper.Op;
  * the claim, and a writer that read any other version fails on the version. The claim is the only
  * guard that may stand in for the version; every other replace carries the version it read.
  *
+ * <p>A check ({@link #check}) changes nothing: it makes the write fail unless a guard node is still
+ * at the version read, so that a write can depend on a node it does not change.
+ *
  * @param path the node
  * @param create whether the node is created (it was read as absent)
  * @param version the data version read (replace only)
  * @param current the data read at that version (replace only: it names the claim at the wrap)
  * @param data the data to write
  */
-record NodeChange(String path, boolean create, int version, byte[] current, byte[] data) {
+record NodeChange(
+        String path,
+        boolean create,
+        int version,
+        byte @Nullable [] current,
+        byte @Nullable [] data) {
 
     /** Creates a node read as absent. */
     static NodeChange create(String path, byte[] data) {
@@ -33,28 +43,45 @@ record NodeChange(String path, boolean create, int version, byte[] current, byte
     }
 
     /**
+     * Writes nothing, but fails the write unless the node is still at {@code version} (-1: the node
+     * exists, whatever its version).
+     */
+    static NodeChange check(String path, int version) {
+        return new NodeChange(path, false, version, null, null);
+    }
+
+    /** Whether this is a check that changes nothing. */
+    boolean isCheck() {
+        return !create && data == null;
+    }
+
+    /**
      * Whether this replace must claim the state it read: at version -1, which ZooKeeper takes as
      * "any".
      */
     boolean needsClaim() {
-        return !create && version == -1;
+        return !create && data != null && version == -1;
     }
 
     /** The claim node of a replace at the wrap. */
     String claim(NodePaths paths) {
-        return paths.wrapClaim(path, current);
+        return paths.wrapClaim(path, Objects.requireNonNull(current));
     }
 
     /** The operations of this change inside a multi; the node's own operation is the last. */
     List<Op> ops(NodePaths paths) {
+        if (isCheck()) {
+            return List.of(Op.check(path, version));
+        }
+        byte[] written = Objects.requireNonNull(data);
         if (create) {
-            return List.of(Requests.createOp(path, data, paths.acl()));
+            return List.of(Requests.createOp(path, written, paths.acl()));
         }
         if (!needsClaim()) {
-            return List.of(Op.setData(path, data, version));
+            return List.of(Op.setData(path, written, version));
         }
         return List.of(
                 Requests.createOp(claim(paths), new byte[0], paths.acl()),
-                Op.setData(path, data, -1));
+                Op.setData(path, written, -1));
     }
 }

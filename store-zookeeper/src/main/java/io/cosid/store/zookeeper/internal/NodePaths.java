@@ -19,6 +19,9 @@ import org.apache.zookeeper.data.ACL;
  * {root}/owner/{ns}/{ownerKey}       the slots last owned by the key
  * {root}/.wrap/{digest}              claims for the one write per 2^32 that must pass
  *                                    data version -1
+ * {root}/.line/{digest}              a range key's line of contended writers (empty data;
+ *                                    its version grows as writers join)
+ * {root}/.line/{digest}/w-{id}-{seq} one writer in the line (ephemeral, sequential)
  * </pre>
  */
 final class NodePaths {
@@ -92,12 +95,31 @@ final class NodePaths {
      * claim is unique to that state, and only one writer can create it.
      */
     String wrapClaim(String path, byte[] data) {
+        return wrapRoot() + "/" + sha256(path.getBytes(StandardCharsets.UTF_8), data);
+    }
+
+    String lineRoot() {
+        return root + "/.line";
+    }
+
+    /**
+     * The line of writers of a range key: flat under {@link #lineRoot()}, named by digest, because
+     * keys are paths that may have keys below them.
+     */
+    String line(String key) {
+        return lineRoot() + "/" + sha256(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String sha256(byte[]... parts) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(path.getBytes(StandardCharsets.UTF_8));
-            sha.update((byte) 0);
-            sha.update(data);
-            return wrapRoot() + "/" + HexFormat.of().formatHex(sha.digest());
+            for (int i = 0; i < parts.length; i++) {
+                if (i > 0) {
+                    sha.update((byte) 0);
+                }
+                sha.update(parts[i]);
+            }
+            return HexFormat.of().formatHex(sha.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

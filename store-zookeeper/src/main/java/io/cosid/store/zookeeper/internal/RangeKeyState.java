@@ -2,6 +2,7 @@ package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.RangeState;
 import io.cosid.store.StoreCorruptedException;
+import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -23,25 +24,42 @@ final class RangeKeyState {
      */
     private record Mark(long czxid, long mzxid, long highestNext, boolean sealed) {}
 
+    /**
+     * The key's line of writers as last seen ({@link WriterLine}): its data version (the check a
+     * write outside the line carries) and how many writers were in it; absent: not created yet.
+     */
+    record LineSeen(boolean exists, int version, int writers) {
+        static final LineSeen ABSENT = new LineSeen(false, 0, 0);
+
+        static LineSeen of(Reply r) {
+            return r != null && r.ok() && r.stat() != null
+                    ? new LineSeen(true, r.stat().getVersion(), r.stat().getNumChildren())
+                    : ABSENT;
+        }
+    }
+
+    private static final long HOT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final String key;
     private final String path;
+    private final String line;
     private final AcquireCoalescer coalescer;
-    private final ContentionBackoff.Turns turns;
 
     /** The state to write over next; null: read first. */
     private volatile Seen seen;
 
+    private volatile LineSeen lineSeen = LineSeen.ABSENT;
+
+    /** When this store last lost a race on the key (System.nanoTime). */
+    private volatile long lostAt = System.nanoTime() - 2 * HOT_NANOS;
+
     private Mark mark;
 
-    RangeKeyState(
-            String key,
-            String path,
-            AcquireCoalescer.Writer writer,
-            ContentionBackoff.Turns turns) {
+    RangeKeyState(String key, String path, String line, AcquireCoalescer.Writer writer) {
         this.key = key;
         this.path = path;
+        this.line = line;
         this.coalescer = new AcquireCoalescer(writer);
-        this.turns = turns;
     }
 
     /** The key's name. */
@@ -63,8 +81,32 @@ final class RangeKeyState {
         return coalescer;
     }
 
-    ContentionBackoff.Turns turns() {
-        return turns;
+    /** The key's line of writers ({@link NodePaths#line}). */
+    String line() {
+        return line;
+    }
+
+    /**
+     * Whether this store lost a race on the key in the last second: its writes then carry reads
+     * behind them, so that the next lost race costs no read of its own.
+     */
+    boolean hot() {
+        return System.nanoTime() - lostAt < HOT_NANOS;
+    }
+
+    /** After a race lost to another writer. */
+    void lost() {
+        lostAt = System.nanoTime();
+    }
+
+    /** The key's line as last seen. */
+    LineSeen lineSeen() {
+        return lineSeen;
+    }
+
+    /** Remembers the line as a read showed it. */
+    void seeLine(LineSeen seen) {
+        lineSeen = seen;
     }
 
     /** The state to write over next, or null when it must be read first. */

@@ -7,6 +7,7 @@ import org.apache.zookeeper.CreateOptions;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
 
@@ -50,6 +51,27 @@ final class Requests {
                 CreateMode.PERSISTENT,
                 (rc, p, ctx, name, stat) -> f.complete(new Reply(rc, p, null, stat, null, null)),
                 null);
+        return f;
+    }
+
+    /**
+     * Whether the node exists (NONODE if not); with a watcher, ZooKeeper calls it once when the
+     * node is created, changed or deleted, or the connection changes.
+     */
+    static CompletableFuture<Reply> exists(ZooKeeper zk, String path, Watcher watcher) {
+        CompletableFuture<Reply> f = new CompletableFuture<>();
+        zk.exists(
+                path,
+                watcher,
+                (rc, p, ctx, stat) -> f.complete(new Reply(rc, p, null, stat, null, null)),
+                null);
+        return f;
+    }
+
+    /** Deletes the node at {@code version} (-1: any). */
+    static CompletableFuture<Reply> delete(ZooKeeper zk, String path, int version) {
+        CompletableFuture<Reply> f = new CompletableFuture<>();
+        zk.delete(path, version, (rc, p, ctx) -> f.complete(Reply.of(Code.get(rc), p)), null);
         return f;
     }
 
@@ -132,5 +154,13 @@ final class Requests {
      */
     static Op createOp(String path, byte[] data, List<ACL> acl) {
         return Op.create(path, data, CreateOptions.newBuilder(acl, CreateMode.PERSISTENT).build());
+    }
+
+    /**
+     * An ephemeral node named {@code prefix} plus a sequence number, inside a multi (its result
+     * carries the name).
+     */
+    static Op createEphemeralSequentialOp(String prefix, List<ACL> acl) {
+        return Op.create(prefix, new byte[0], acl, CreateMode.EPHEMERAL_SEQUENTIAL);
     }
 }

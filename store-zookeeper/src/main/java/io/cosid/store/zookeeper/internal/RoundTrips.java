@@ -16,6 +16,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -105,6 +107,50 @@ final class RoundTrips {
             throw deadline.expired(null);
         } catch (InterruptedException e) {
             throw deadline.interrupted(e);
+        }
+    }
+
+    /**
+     * One multi, sent synchronously under the {@link CallWatchdog} like {@link #setDataNow}; a
+     * failed one's reply names the operation that failed.
+     */
+    Reply multiNow(Deadline deadline, List<Op> ops) {
+        deadline.check();
+        ZooKeeper zk = handle(deadline);
+        requests.increment();
+        roundTrips.increment();
+        try {
+            List<OpResult> results =
+                    CallWatchdog.SHARED.run(deadline.remainingNanos(), () -> zk.multi(ops));
+            return new Reply(Code.OK.intValue(), null, null, null, null, results);
+        } catch (KeeperException e) {
+            List<OpResult> results = e.getResults();
+            return new Reply(
+                    e.code().intValue(),
+                    results == null
+                            ? e.getPath()
+                            : Requests.failedPath(e.code().intValue(), ops, results),
+                    null,
+                    null,
+                    null,
+                    results);
+        } catch (TimeoutException e) {
+            throw deadline.expired(null);
+        } catch (InterruptedException e) {
+            throw deadline.interrupted(e);
+        }
+    }
+
+    /**
+     * Sends a request whose reply nobody waits for (a clean-up that may fail: whoever needs the
+     * node gone checks for it). Counted as a request, not as a round trip.
+     */
+    void sendAndForget(Function<ZooKeeper, CompletableFuture<Reply>> request) {
+        try {
+            var unused = request.apply(client.getZookeeperClient().getZooKeeper());
+            requests.increment();
+        } catch (Exception e) {
+            // no connection: the node is ephemeral, and whoever waits behind it checks for it
         }
     }
 

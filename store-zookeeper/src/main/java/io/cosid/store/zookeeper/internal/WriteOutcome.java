@@ -10,11 +10,15 @@ import org.apache.zookeeper.data.Stat;
  * @param kind what happened
  * @param stats when it landed: per change, the node's new Stat, or null where the reply carries
  *     none (ZooKeeper's client drops the Stat of a create inside a multi sent through a chroot)
- * @param behind after a lost race, the read pipelined behind the write when one was asked for and
- *     got through: the winner's state, so a retry needs no read of its own; else null
+ * @param reads after a lost race, the reads pipelined behind the write when they were asked for,
+ *     one per change in order (null where one did not get through): the winner's state, so a retry
+ *     needs no read of its own; else empty
  * @param missingParent when a parent was missing, that parent; else null
+ * @param failedOn after a lost race, the node whose version or existence failed the write; else
+ *     null
  */
-record WriteOutcome(Kind kind, List<Stat> stats, Reply behind, String missingParent) {
+record WriteOutcome(
+        Kind kind, List<Stat> stats, List<Reply> reads, String missingParent, String failedOn) {
 
     /** What happened to a conditional write. */
     enum Kind {
@@ -39,19 +43,31 @@ record WriteOutcome(Kind kind, List<Stat> stats, Reply behind, String missingPar
     }
 
     static WriteOutcome landed(List<Stat> stats) {
-        return new WriteOutcome(Kind.LANDED, stats, null, null);
+        return new WriteOutcome(Kind.LANDED, stats, List.of(), null, null);
     }
 
-    static WriteOutcome lostRace(Reply behind) {
-        return new WriteOutcome(Kind.LOST_RACE, List.of(), behind, null);
+    static WriteOutcome lostRace(List<Reply> reads, String failedOn) {
+        return new WriteOutcome(Kind.LOST_RACE, List.of(), reads, null, failedOn);
     }
 
     static WriteOutcome of(Kind kind) {
-        return new WriteOutcome(kind, List.of(), null, null);
+        return new WriteOutcome(kind, List.of(), List.of(), null, null);
     }
 
     static WriteOutcome parentMissing(String parent) {
-        return new WriteOutcome(Kind.PARENT_MISSING, List.of(), null, parent);
+        return new WriteOutcome(Kind.PARENT_MISSING, List.of(), List.of(), parent, null);
+    }
+
+    /** After a lost race, the read of the first change's node pipelined behind it; else null. */
+    Reply behind() {
+        return behind(0);
+    }
+
+    /**
+     * After a lost race, the read of change {@code index}'s node pipelined behind it; else null.
+     */
+    Reply behind(int index) {
+        return index < reads.size() ? reads.get(index) : null;
     }
 
     boolean landed() {
