@@ -292,11 +292,18 @@ public final class StoreArguments {
             throw new IllegalArgumentException(name + " must not be null");
         }
         if (!value.truncatedTo(ChronoUnit.MILLIS).equals(value)) {
-            throw new IllegalArgumentException(name + " must be whole milliseconds, got " + value);
+            throw new IllegalArgumentException(
+                    name + " must be whole milliseconds, got " + StoreConfig.formatDuration(value));
         }
         if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw new IllegalArgumentException(
-                    name + " must be between " + min + " and " + max + ", got " + value);
+                    name
+                            + " must be between "
+                            + StoreConfig.formatDuration(min)
+                            + " and "
+                            + StoreConfig.formatDuration(max)
+                            + ", got "
+                            + StoreConfig.formatDuration(value));
         }
         return value;
     }

@@ -76,7 +76,10 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
                 || timeout.isZero()
                 || timeout.compareTo(Duration.ofHours(1)) > 0) {
             throw new IllegalArgumentException(
-                    PREFIX + name + ".timeout must be more than 0 and at most 1h, got " + timeout);
+                    PREFIX
+                            + name
+                            + ".timeout must be more than 0 and at most 1h, got "
+                            + (timeout == null ? null : formatDuration(timeout)));
         }
         options = Collections.unmodifiableMap(new TreeMap<>(options == null ? Map.of() : options));
     }
@@ -184,6 +187,32 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
                             + all.keySet());
         }
         return config;
+    }
+
+    /**
+     * Writes a duration the way settings are written: the largest unit that states it exactly
+     * ({@code 5s}, {@code 1500ms}, {@code 2m}), so that messages read like the configuration. A
+     * duration with a part below a millisecond, or a negative one, is written in ISO-8601.
+     *
+     * @param duration the duration
+     * @return its text, which {@link #parseDuration} reads back as the same duration
+     */
+    public static String formatDuration(Duration duration) {
+        if (duration.isNegative() || duration.toNanosPart() % 1_000_000 != 0) {
+            return duration.toString();
+        }
+        long ms = duration.toMillis();
+        if (ms == 0 || ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        if (s % 86_400 == 0) {
+            return s / 86_400 + "d";
+        }
+        if (s % 3600 == 0) {
+            return s / 3600 + "h";
+        }
+        return s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 
     /**

@@ -24,7 +24,11 @@ public class StoreTimeoutException extends StoreException {
      * @param cause the last failure seen, or {@code null}
      */
     public StoreTimeoutException(String operation, Duration timeout, @Nullable Throwable cause) {
-        super(operation + " did not complete within the store's timeout of " + timeout, cause);
+        super(
+                operation
+                        + " did not complete within the store's timeout of "
+                        + StoreConfig.formatDuration(timeout),
+                cause);
         this.operation = operation;
         this.timeout = timeout;
     }

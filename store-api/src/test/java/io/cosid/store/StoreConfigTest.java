@@ -168,6 +168,28 @@ class StoreConfigTest {
             assertThat(StoreConfig.parseDuration("k", text)).hasMillis(millis);
         }
 
+        @ParameterizedTest(name = "{0} is written \"{1}\"")
+        @CsvSource({
+            "PT5S,5s",
+            "PT0.2S,200ms",
+            "PT1.5S,1500ms",
+            "PT0S,0ms",
+            "PT2M,2m",
+            "PT90S,90s",
+            "PT3H,3h",
+            "PT48H,2d",
+            "PT0.0000001S,PT0.0000001S",
+            "PT-1S,PT-1S"
+        })
+        @DisplayName("and writes them as settings are written, so that they read back the same")
+        void written(String iso, String text) {
+            Duration d = Duration.parse(iso);
+            assertThat(StoreConfig.formatDuration(d)).isEqualTo(text);
+            if (!d.isNegative()) {
+                assertThat(StoreConfig.parseDuration("k", text)).isEqualTo(d);
+            }
+        }
+
         @ParameterizedTest(name = "\"{0}\"")
         @ValueSource(
                 strings = {

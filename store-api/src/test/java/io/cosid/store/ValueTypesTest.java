@@ -139,7 +139,7 @@ class ValueTypesTest {
                         new StoreTimeoutException(
                                 "acquire on range key 'k'", Duration.ofSeconds(3), null))
                 .hasMessageContaining("'k'")
-                .hasMessageContaining("PT3S");
+                .hasMessageContaining("timeout of 3s");
         assertThat(new StoreCorruptedException("range key 'k'", "'x' does not parse").location())
                 .isEqualTo("range key 'k'");
         assertThat(new NamespaceNotFoundException("n")).hasMessageContaining("'n'");

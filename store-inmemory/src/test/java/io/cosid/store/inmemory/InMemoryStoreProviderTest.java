@@ -89,7 +89,7 @@ class InMemoryStoreProviderTest {
             assertThatThrownBy(() -> store.ranges().acquire("k", 1))
                     .isInstanceOf(StoreTimeoutException.class)
                     .hasMessageContaining("acquire on range key 'k'")
-                    .hasMessageContaining("PT0.05S");
+                    .hasMessageContaining("timeout of 50ms");
         } finally {
             done.countDown();
             holder.get();

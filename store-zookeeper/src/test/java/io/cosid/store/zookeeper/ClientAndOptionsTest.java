@@ -259,6 +259,16 @@ class ClientAndOptionsTest {
                     "root|/a//b|cosid.stores.main.options.root",
                     "root|/zookeeper/x|cosid.stores.main.options.root",
                     "connectString|' '|cosid.stores.main.options.connectString",
+                    "connectString|zk-1:21x81|port '21x81'",
+                    "connectString|zk-1:0|port '0'",
+                    "connectString|zk-1:65536|port '65536'",
+                    "connectString|'zk-1:2181,,zk-2:2181'|an empty server between commas",
+                    "connectString|:2181|no valid host",
+                    "connectString|zk 1:2181|no valid host",
+                    "connectString|[::1:2181|does not close it",
+                    "connectString|zk-1:2181/app/|the chroot '/app/'",
+                    "connectString|zk-1:2181//app|the chroot '//app'",
+                    "connectString|/app|no server before the chroot",
                     "connectstring|x:1|cosid.stores.main.options.connectstring"
                 })
         @DisplayName(

@@ -94,6 +94,15 @@ record ZooKeeperOptions(
                     config.optionPath(CONNECT_STRING)
                             + " must not be empty; write host:port[,host:port...][/chroot]");
         }
+        String malformed = malformed(connectString);
+        if (malformed != null) {
+            throw new IllegalArgumentException(
+                    config.optionPath(CONNECT_STRING)
+                            + " '"
+                            + connectString
+                            + "' is not host:port[,host:port...][/chroot]: "
+                            + malformed);
+        }
         return new ZooKeeperOptions(
                 connectString,
                 config.durationOption(SESSION_TIMEOUT, Duration.ofSeconds(60)),
@@ -107,6 +116,72 @@ record ZooKeeperOptions(
                 creatorAcl(config, ownClient),
                 booleanOption(config, ACL_FIX_PARENTS),
                 tls(config));
+    }
+
+    /**
+     * What is wrong with a connect string, or null: checked before any connection attempt, since
+     * ZooKeeper's client would otherwise keep retrying a host it cannot parse or resolve.
+     */
+    static String malformed(String connectString) {
+        int slash = connectString.indexOf('/');
+        String hosts = slash < 0 ? connectString : connectString.substring(0, slash);
+        if (slash >= 0) {
+            String chroot = connectString.substring(slash);
+            if (chroot.length() > 1
+                    && (chroot.endsWith("/")
+                            || chroot.contains("//")
+                            || chroot.contains("/./")
+                            || chroot.contains("/../")
+                            || chroot.endsWith("/.")
+                            || chroot.endsWith("/.."))) {
+                return "the chroot '" + chroot + "' is not a path like /app";
+            }
+        }
+        if (hosts.isBlank()) {
+            return "no server before the chroot";
+        }
+        for (String server : hosts.split(",", -1)) {
+            String s = server.trim();
+            if (s.isEmpty()) {
+                return "an empty server between commas";
+            }
+            String host = s;
+            String port = null;
+            if (s.startsWith("[")) {
+                int close = s.indexOf(']');
+                if (close < 0) {
+                    return "'" + s + "' opens an IPv6 address with [ but does not close it";
+                }
+                host = s.substring(1, close);
+                if (close + 1 < s.length()) {
+                    if (s.charAt(close + 1) != ':') {
+                        return "'" + s + "': write [address]:port";
+                    }
+                    port = s.substring(close + 2);
+                }
+            } else {
+                int colon = s.lastIndexOf(':');
+                if (colon >= 0) {
+                    host = s.substring(0, colon);
+                    port = s.substring(colon + 1);
+                }
+            }
+            if (host.isEmpty() || host.chars().anyMatch(c -> Character.isWhitespace(c))) {
+                return "'" + s + "' has no valid host";
+            }
+            if (port != null && !validPort(port)) {
+                return "'" + s + "' has port '" + port + "'; a port is a number from 1 to 65535";
+            }
+        }
+        return null;
+    }
+
+    private static boolean validPort(String port) {
+        if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
+            return false;
+        }
+        int p = Integer.parseInt(port);
+        return p >= 1 && p <= 65535;
     }
 
     /** {@code user:password} for ZooKeeper's digest scheme, or null. */

@@ -114,7 +114,7 @@ public final class ZooKeeperStoreAssembly {
         throw new StoreUnavailableException(
                 options.connectString(),
                 "no connection within "
-                        + options.blockUntilConnectedWait()
+                        + StoreConfig.formatDuration(options.blockUntilConnectedWait())
                         + " (blockUntilConnectedWait)"
                         + (found == null ? "" : ": " + found),
                 null);
