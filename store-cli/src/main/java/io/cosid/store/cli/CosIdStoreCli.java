@@ -4,6 +4,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,12 +13,14 @@ import picocli.CommandLine.Option;
  * The {@code cosid-store} command: a demo on an embedded ZooKeeper, inspection of ranges and slots,
  * and the operator actions seal, advance, migrate and purge.
  *
- * <p>Exit codes: {@value ExitCodes#OK} success; {@value ExitCodes#FAILED} the store failed
+ * <p>Exit codes by class: {@value ExitCodes#OK} success; {@value ExitCodes#FAILED} the store failed
  * (unreachable, timed out, corrupt data); {@value ExitCodes#USAGE} bad command line or
- * configuration; {@value ExitCodes#REFUSED} refused for safety (a confirmation flag is missing,
- * leases are held); {@value ExitCodes#CHECK_FAILED} a check failed (duplicates in the demo, a
- * migration that did not verify). Errors go to stderr as one line with the reason; {@code
- * --verbose} adds the stack trace.
+ * configuration (a malformed connect string fails here, before any connection attempt); {@value
+ * ExitCodes#REFUSED} refused for safety (a confirmation flag is missing, leases are held); {@value
+ * ExitCodes#INVARIANT_BROKEN} an invariant is broken (duplicate IDs, overlapping windows), and only
+ * that; {@value ExitCodes#NOT_FOUND} what the command names does not exist (an undefined namespace,
+ * an unused key). Errors go to stderr as one line in the user's terms; {@code --verbose} adds the
+ * stack trace and the client libraries' warnings.
  */
 @Command(
         name = "cosid-store",
@@ -31,15 +34,17 @@ import picocli.CommandLine.Option;
             NamespacesCommand.class,
             SlotsCommand.class,
             MigrateCommand.class,
-            PurgeCommand.class
+            PurgeCommand.class,
+            ServerCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
             "1:the store failed: unreachable, timed out, or corrupt data",
-            "2:bad command line or configuration",
+            "2:bad command line or configuration (a malformed connect string, too)",
             "3:refused for safety: a confirmation flag is missing, or leases are held",
-            "4:a check failed: duplicates in the demo, or a migration that did not verify"
+            "4:an invariant is broken: duplicate IDs or overlapping windows",
+            "5:not found: an undefined namespace or an unused key"
         })
 public final class CosIdStoreCli {
 
@@ -67,28 +72,44 @@ public final class CosIdStoreCli {
      * @return the exit code
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        // ZooKeeper and Curator log connection trouble with stack traces; the tool says what went
+        // wrong in one line instead, unless asked for more. Set before their loggers exist.
+        System.setProperty(
+                "org.slf4j.simpleLogger.defaultLogLevel",
+                Arrays.asList(args).contains("--verbose") ? "warn" : "off");
         CosIdStoreCli root = new CosIdStoreCli();
         CommandLine cli = new CommandLine(root);
         cli.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cli.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+        boolean json = Arrays.asList(args).contains("--json");
         cli.setExecutionExceptionHandler(
                 (e, commandLine, parseResult) -> {
+                    int code = ExitCodes.of(e);
                     PrintWriter w = commandLine.getErr();
-                    w.println("cosid-store: " + ExitCodes.describe(e));
+                    if (json) {
+                        w.println(Json.error(code, ExitCodes.describe(e)));
+                    } else {
+                        w.println("cosid-store: " + ExitCodes.line(e));
+                    }
                     if (root.verbose) {
                         e.printStackTrace(w);
                     }
                     w.flush();
-                    return ExitCodes.of(e);
+                    return code;
                 });
         cli.setParameterExceptionHandler(
                 (e, a) -> {
                     PrintWriter w = e.getCommandLine().getErr();
-                    w.println("cosid-store: " + e.getMessage());
-                    w.println(
+                    String help =
                             "Run '"
                                     + e.getCommandLine().getCommandSpec().qualifiedName()
-                                    + " --help' for usage.");
+                                    + " --help' for usage.";
+                    if (json) {
+                        w.println(Json.error(ExitCodes.USAGE, e.getMessage() + ". " + help));
+                    } else {
+                        w.println("cosid-store: " + e.getMessage());
+                        w.println(help);
+                    }
                     w.flush();
                     return ExitCodes.USAGE;
                 });

@@ -4,6 +4,7 @@ import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.RangeState;
 import io.cosid.store.SlotView;
 import io.cosid.store.Store;
+import io.cosid.store.StoreAdmin;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
 import java.io.PrintWriter;
@@ -66,6 +67,18 @@ final class DemoCommand implements Callable<Integer> {
             description = "Use this ZooKeeper instead of an embedded one.")
     String connect;
 
+    @Option(
+            names = "--keep",
+            description =
+                    "With --connect: keep the demo's root afterwards (it is removed by default).")
+    boolean keep;
+
+    @Option(
+            names = "--connect-wait",
+            paramLabel = "DURATION",
+            description = "With --connect: how long to wait for the first connection (default 5s).")
+    String connectWait;
+
     @Option(names = "--quiet", description = "No progress lines, only the summary.")
     boolean quiet;
 
@@ -92,7 +105,9 @@ final class DemoCommand implements Callable<Integer> {
                             + "): crashed instances' leases must expire and be taken over mid-run");
         }
         PrintWriter out = spec.commandLine().getOut();
+        String root = "/cosid-demo-" + UUID.randomUUID().toString().substring(0, 8);
         EmbeddedZooKeeper embedded = null;
+        Thread cleanup = null;
         try {
             String connectString = connect;
             if (connectString == null) {
@@ -104,20 +119,73 @@ final class DemoCommand implements Callable<Integer> {
                                 + connectString
                                 + " (data in "
                                 + embedded.dir()
-                                + ", removed on exit)");
+                                + ", removed on exit, Ctrl-C too)");
             }
-            String root = "/cosid-demo-" + UUID.randomUUID().toString().substring(0, 8);
             StoreConfig config =
                     StoreConfig.of("demo", "zookeeper")
                             .withTimeout(Duration.ofSeconds(5))
                             .withOption("connectString", connectString)
                             .withOption("root", root)
-                            .withOption("sessionTimeout", "10s");
-            return run(config, connectString, root, runFor, leaseTtl, skew, out);
+                            .withOption("sessionTimeout", "10s")
+                            .withOption(
+                                    "blockUntilConnectedWait",
+                                    StoreConfig.formatDuration(
+                                            StoreSelection.connectWait(connectWait, null)));
+            cleanup = cleanupOnInterrupt(embedded, connect == null || keep ? null : config);
+            int code = run(config, connectString, root, runFor, leaseTtl, skew, out);
+            if (connect != null) {
+                if (keep) {
+                    progress(out, "kept root " + root + " on " + connect + " (--keep)");
+                } else {
+                    removeRoot(config);
+                    progress(
+                            out,
+                            "removed root " + root + " from " + connect + " (keep it with --keep)");
+                }
+            }
+            return code;
         } finally {
+            if (cleanup != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanup);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running: it cleans up
+                }
+            }
             if (embedded != null) {
                 embedded.close();
             }
+        }
+    }
+
+    /**
+     * What Ctrl-C must not leave behind: the embedded server's data, or the demo's root on a server
+     * named with {@code --connect} (unless {@code --keep}). Best effort, as a hook must be.
+     */
+    private static Thread cleanupOnInterrupt(EmbeddedZooKeeper embedded, StoreConfig rootToRemove) {
+        Thread hook =
+                new Thread(
+                        () -> {
+                            if (rootToRemove != null) {
+                                try {
+                                    removeRoot(rootToRemove);
+                                } catch (RuntimeException e) {
+                                    // the process is ending; the root's name was printed
+                                }
+                            }
+                            if (embedded != null) {
+                                embedded.close();
+                            }
+                        },
+                        "cosid-store-demo-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+        return hook;
+    }
+
+    /** Deletes the demo's root: every instance has stopped and released or expired. */
+    private static void removeRoot(StoreConfig config) {
+        try (Store store = Stores.open(config)) {
+            store.admin().ifPresent(StoreAdmin::purge);
         }
     }
 
@@ -195,6 +263,7 @@ final class DemoCommand implements Callable<Integer> {
             List<Integer> restartedSlots =
                     restarted.stream().map(DemoFleet.Instance::slot).toList();
             running.forEach(DemoFleet.Instance::stop);
+            progress(out, "stopped: " + counts(start, fleet));
 
             DemoReport report = new DemoReport(fleet.events);
             long snowDuplicates = LongLog.duplicates(fleet.snowflakes);
@@ -219,15 +288,28 @@ final class DemoCommand implements Callable<Integer> {
                     restartedSlots,
                     backInPlace,
                     duplicates);
-            if (duplicates > 0 || !report.overlaps.isEmpty() || !fleet.errors.isEmpty()) {
+            if (duplicates > 0 || !report.overlaps.isEmpty()) {
                 throw new ExitCodes.Refused(
-                        ExitCodes.CHECK_FAILED,
+                        ExitCodes.INVARIANT_BROKEN,
                         "demo check failed: "
                                 + duplicates
                                 + " duplicate IDs, "
                                 + report.overlaps.size()
-                                + " window overlaps, errors "
-                                + fleet.errors);
+                                + " window overlaps");
+            }
+            if (!fleet.errors().isEmpty()) {
+                throw new ExitCodes.Refused(
+                        ExitCodes.FAILED,
+                        "the store failed (0 duplicates, 0 overlaps): "
+                                + String.join("; ", fleet.errors()));
+            }
+            if (!fleet.timeouts().isEmpty()) {
+                throw new ExitCodes.Refused(
+                        ExitCodes.FAILED,
+                        fleet.timeouts().size()
+                                + " store operation(s) timed out (0 duplicates, 0 overlaps; the"
+                                + " instances went on): "
+                                + fleet.timeouts().get(0));
             }
             return ExitCodes.OK;
         }
@@ -266,8 +348,9 @@ final class DemoCommand implements Callable<Integer> {
             doc.put("idsChecked", ids);
             doc.put("duplicates", duplicates);
             doc.put("windowOverlaps", report.overlaps);
-            doc.put("errors", fleet.errors);
-            out.println(Json.of(doc));
+            doc.put("timeouts", fleet.timeouts());
+            doc.put("errors", fleet.errors());
+            out.println(Json.document(doc));
             return;
         }
         out.println();
@@ -296,7 +379,9 @@ final class DemoCommand implements Callable<Integer> {
         slots.print(out);
         out.println();
         out.println("== terms: " + report.terms + " over " + report.bySlot.size() + " slots ==");
-        Table terms = new Table("SLOT", "FENCE", "HOLDER", "INC", "FLOOR", "CEILING", "ENDED");
+        // a released term's window ends at its release bound, not at its ceiling: showing the
+        // ceiling would look like an overlap with the next term
+        Table terms = new Table("SLOT", "FENCE", "HOLDER", "INC", "FLOOR", "WINDOW-END", "ENDED");
         report.bySlot
                 .values()
                 .forEach(
@@ -309,7 +394,7 @@ final class DemoCommand implements Callable<Integer> {
                                                         t.owner,
                                                         t.incarnation,
                                                         t.floor,
-                                                        t.ceiling,
+                                                        t.windowEnd(),
                                                         t.ended)));
         terms.print(out);
         out.println();
@@ -340,7 +425,9 @@ final class DemoCommand implements Callable<Integer> {
         out.println("duplicates: " + duplicates + " (checked over every ID generated)");
         out.println("window overlaps: " + report.overlaps.size());
         report.overlaps.forEach(o -> out.println("  " + o));
-        fleet.errors.forEach(e -> out.println("error: " + e));
+        out.println("timeouts: " + fleet.timeouts().size());
+        fleet.timeouts().forEach(e -> out.println("  " + e));
+        fleet.errors().forEach(e -> out.println("error: " + e));
         out.flush();
     }
 
@@ -349,17 +436,19 @@ final class DemoCommand implements Callable<Integer> {
         long end = start + at.toNanos();
         while (System.nanoTime() < end) {
             Thread.sleep(Math.min(1000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
-            progress(
-                    out,
-                    String.format(
-                            "[%5.1fs] snowflake IDs %,d · segment IDs %,d · ranges %,d · lease"
-                                    + " events %d",
-                            (System.nanoTime() - start) / 1e9,
-                            fleet.snowflakeCount.get(),
-                            fleet.segmentCount.get(),
-                            fleet.rangeCount.get(),
-                            fleet.events.size()));
+            progress(out, counts(start, fleet));
         }
+    }
+
+    /** The running counts, as every progress line and the final one show them. */
+    private static String counts(long start, DemoFleet fleet) {
+        return String.format(
+                "[%5.1fs] snowflake IDs %,d · segment IDs %,d · ranges %,d · lease events %d",
+                (System.nanoTime() - start) / 1e9,
+                fleet.snowflakeCount.get(),
+                fleet.segmentCount.get(),
+                fleet.rangeCount.get(),
+                fleet.events.size());
     }
 
     private void progress(PrintWriter out, String line) {

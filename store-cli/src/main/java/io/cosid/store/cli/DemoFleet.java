@@ -8,6 +8,8 @@ import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
+import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.Stores;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,6 +50,13 @@ final class DemoFleet {
     final AtomicLong segmentCount = new AtomicLong();
     final AtomicLong rangeCount = new AtomicLong();
     final List<String> errors = new ArrayList<>();
+
+    /**
+     * Operations the store did not complete in time (or could not reach the server for); the
+     * instance went on, as an application would. A timeout is a slow store, never a duplicate.
+     */
+    final List<String> timeouts = new ArrayList<>();
+
     private final StoreConfig config;
     private final Duration ttl;
 
@@ -75,6 +84,18 @@ final class DemoFleet {
 
     synchronized void error(String message) {
         errors.add(message);
+    }
+
+    synchronized void timeout(String message) {
+        timeouts.add(message);
+    }
+
+    synchronized List<String> timeouts() {
+        return List.copyOf(timeouts);
+    }
+
+    synchronized List<String> errors() {
+        return List.copyOf(errors);
     }
 
     /** One simulated instance, on its own thread and its own store. */
@@ -130,12 +151,16 @@ final class DemoFleet {
         public void run() {
             try {
                 while (!stopping) {
-                    if (!holdLease()) {
-                        pause(ttl.dividedBy(5));
-                        continue;
+                    try {
+                        if (!holdLease()) {
+                            pause(ttl.dividedBy(5));
+                            continue;
+                        }
+                        stampSnowflakes();
+                        takeSegmentIds();
+                    } catch (StoreTimeoutException | StoreUnavailableException e) {
+                        timeout(owner + ": " + e.getMessage());
                     }
-                    stampSnowflakes();
-                    takeSegmentIds();
                     pause(Duration.ofMillis(10));
                 }
                 if (!crash && guard != null) {
@@ -144,6 +169,8 @@ final class DemoFleet {
                 } else if (guard != null) {
                     events.add(new LeaseEvent("crashed", owner, guard.lease(), Instant.now()));
                 }
+            } catch (StoreTimeoutException | StoreUnavailableException e) {
+                timeout(owner + " (at its end): " + e.getMessage());
             } catch (StoreException | IllegalStateException e) {
                 error(owner + ": " + e.getMessage());
             } finally {

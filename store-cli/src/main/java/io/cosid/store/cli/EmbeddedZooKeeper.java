@@ -9,35 +9,61 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 
 /**
- * A real ZooKeeper server in this process on a free loopback port; its data is removed on close.
+ * A real ZooKeeper server in this process on a loopback port, for the demo and the {@code server}
+ * command; temporary data is removed on close.
  */
 final class EmbeddedZooKeeper implements AutoCloseable {
 
     private final Path dir;
     private final ZooKeeperServerEmbedded server;
     private final int port;
+    private final boolean removeData;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EmbeddedZooKeeper(Path dir, ZooKeeperServerEmbedded server, int port) {
+    private EmbeddedZooKeeper(
+            Path dir, ZooKeeperServerEmbedded server, int port, boolean removeData) {
         this.dir = dir;
         this.server = server;
         this.port = port;
+        this.removeData = removeData;
     }
 
+    /** A server on a free port with its data in a temporary directory, removed on close. */
     static EmbeddedZooKeeper start() {
+        return start(0, null);
+    }
+
+    /**
+     * A server on {@code port} (0: a free one); its data in {@code dataDir}, kept, or, when null,
+     * in a temporary directory removed on close.
+     */
+    static EmbeddedZooKeeper start(int port, Path dataDir) {
         Path dir;
         try {
-            dir = Files.createTempDirectory("cosid-store-demo-");
+            dir =
+                    dataDir == null
+                            ? Files.createTempDirectory("cosid-store-zookeeper-")
+                            : Files.createDirectories(dataDir);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new IllegalArgumentException(
+                    "cannot use data directory " + dataDir + ": " + e.getMessage(), e);
         }
-        int port = freePort();
+        int chosen = port == 0 ? freePort() : port;
+        if (port != 0 && !available(port)) {
+            throw new IllegalArgumentException(
+                    "port "
+                            + port
+                            + " on 127.0.0.1 is in use (another ZooKeeper?); pick another with"
+                            + " --port");
+        }
         Properties config = new Properties();
-        config.setProperty("clientPort", Integer.toString(port));
+        config.setProperty("clientPort", Integer.toString(chosen));
         config.setProperty("clientPortAddress", "127.0.0.1");
         config.setProperty("dataDir", dir.resolve("data").toString());
         config.setProperty("tickTime", "500");
@@ -51,11 +77,13 @@ final class EmbeddedZooKeeper implements AutoCloseable {
                             .exitHandler(ExitHandler.LOG_ONLY)
                             .build();
             server.start(30_000);
-            return new EmbeddedZooKeeper(dir, server, port);
+            return new EmbeddedZooKeeper(dir, server, chosen, dataDir == null);
         } catch (Exception e) {
-            delete(dir);
+            if (dataDir == null) {
+                delete(dir);
+            }
             throw new StoreUnavailableException(
-                    "embedded ZooKeeper on 127.0.0.1:" + port,
+                    "embedded ZooKeeper on 127.0.0.1:" + chosen,
                     "it did not start: " + e.getMessage(),
                     e);
         }
@@ -69,12 +97,26 @@ final class EmbeddedZooKeeper implements AutoCloseable {
         return dir;
     }
 
+    /** Stops the server and removes a temporary data directory; once, from any thread. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             server.close();
         } finally {
-            delete(dir);
+            if (removeData) {
+                delete(dir);
+            }
+        }
+    }
+
+    private static boolean available(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

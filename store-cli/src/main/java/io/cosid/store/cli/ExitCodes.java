@@ -1,15 +1,39 @@
 package io.cosid.store.cli;
 
+import io.cosid.store.NamespaceNotFoundException;
 import io.cosid.store.StoreException;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
-/** The tool's exit codes and how failures map to them. */
+/**
+ * The tool's exit codes by class of failure, and the one line each failure prints.
+ * docs/operations.md lists them; {@code --help} too.
+ */
 final class ExitCodes {
 
     static final int OK = 0;
+
+    /** The store failed: unreachable, timed out, or its data is corrupt. */
     static final int FAILED = 1;
+
+    /** A bad command line or configuration, including a malformed connect string. */
     static final int USAGE = 2;
+
+    /** Refused for safety: a confirmation is missing, or leases are held. */
     static final int REFUSED = 3;
-    static final int CHECK_FAILED = 4;
+
+    /** An invariant is broken: duplicate IDs or overlapping windows. Only that. */
+    static final int INVARIANT_BROKEN = 4;
+
+    /** What the command names does not exist: an undefined namespace, an unused key. */
+    static final int NOT_FOUND = 5;
+
+    /**
+     * The settings the tool itself makes, by the keys a library message names them with, and the
+     * flag a user typed for them.
+     */
+    private static final Pattern OWN_STORE = Pattern.compile("cosid\\.stores\\.(cli|demo)\\.");
 
     private ExitCodes() {}
 
@@ -17,34 +41,61 @@ final class ExitCodes {
         if (e instanceof Refused r) {
             return r.code;
         }
-        if (e instanceof IllegalArgumentException
-                || e instanceof picocli.CommandLine.ParameterException) {
+        if (e instanceof NamespaceNotFoundException) {
+            return NOT_FOUND;
+        }
+        if (e instanceof IllegalArgumentException || e instanceof ParameterException) {
             return USAGE;
         }
         return FAILED;
     }
 
-    /** One line: what failed and why, without a stack trace. */
+    /** One line for people: {@link #describe}, after "error: " unless it was a refusal. */
+    static String line(Throwable e) {
+        return (e instanceof Refused ? "" : "error: ") + describe(e);
+    }
+
+    /**
+     * One line: what failed and why, in the user's terms (the flags they typed, not the keys the
+     * tool configured for them), without a stack trace.
+     */
     static String describe(Throwable e) {
-        if (e instanceof Refused
-                || e instanceof StoreException
-                || e instanceof IllegalArgumentException
-                || e instanceof IllegalStateException
-                || e instanceof picocli.CommandLine.ParameterException) {
-            return (e instanceof Refused ? "" : "error: ") + e.getMessage();
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        String line =
+                e instanceof Refused
+                                || e instanceof StoreException
+                                || e instanceof IllegalArgumentException
+                                || e instanceof IllegalStateException
+                                || e instanceof ParameterException
+                        ? message
+                        : e.getClass().getSimpleName() + ": " + message;
+        return inFlags(line).lines().findFirst().orElse("");
+    }
+
+    /** A library message about the store the tool configured, with its flags in place of keys. */
+    static String inFlags(String message) {
+        if (!OWN_STORE.matcher(message).find()) {
+            return message.replace("(blockUntilConnectedWait)", "(--connect-wait)");
         }
-        return "error: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+        return OWN_STORE
+                .matcher(message)
+                .replaceAll("cosid.stores.tool.")
+                .replace("cosid.stores.tool.options.connectString", "--connect")
+                .replace("cosid.stores.tool.options.root", "--root")
+                .replace("cosid.stores.tool.options.blockUntilConnectedWait", "--connect-wait")
+                .replace("cosid.stores.tool.timeout", "--timeout")
+                .replace("(blockUntilConnectedWait)", "(--connect-wait)");
     }
 
     /** A command group called without one of its subcommands: a usage error that lists them. */
-    static picocli.CommandLine.ParameterException missingSubcommand(
-            picocli.CommandLine.Model.CommandSpec spec) {
-        return new picocli.CommandLine.ParameterException(
+    static ParameterException missingSubcommand(CommandSpec spec) {
+        return new ParameterException(
                 spec.commandLine(), "name a subcommand: " + spec.subcommands().keySet());
     }
 
-    /** A deliberate refusal or failed check, with its exit code and the reason. */
+    /** A deliberate refusal, failed check or absence, with its exit code and the reason. */
     static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
         final int code;
 
         Refused(int code, String message) {

@@ -1,82 +1,78 @@
 package io.cosid.store.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * JSON for scripts: maps become objects (in their iteration order), collections arrays, instants
- * ISO-8601 strings, durations milliseconds. One line, no dependency.
+ * JSON for scripts, written by Jackson: maps become objects (in their iteration order, which the
+ * views keep fixed), collections arrays, instants ISO-8601 strings, durations milliseconds. Every
+ * document the tool prints carries {@code schemaVersion} first.
  */
 final class Json {
 
+    /**
+     * The shape of the documents: raised when a field changes meaning or goes; new fields keep it.
+     */
+    static final int SCHEMA_VERSION = 1;
+
+    private static final ObjectMapper MAPPER =
+            new ObjectMapper()
+                    .registerModule(
+                            new SimpleModule("cosid-store-cli")
+                                    .addSerializer(Instant.class, new InstantText())
+                                    .addSerializer(Duration.class, new DurationMillis()));
+
     private Json() {}
 
-    static String of(Object value) {
-        StringBuilder out = new StringBuilder();
-        write(value, out);
-        return out.toString();
+    /** One line: {@code schemaVersion}, then the fields of {@code body}. */
+    static String document(Map<String, ?> body) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("schemaVersion", SCHEMA_VERSION);
+        doc.putAll(body);
+        return write(doc);
     }
 
-    private static void write(Object value, StringBuilder out) {
-        if (value instanceof Optional<?> o) {
-            write(o.orElse(null), out);
-        } else if (value == null) {
-            out.append("null");
-        } else if (value instanceof Map<?, ?> map) {
-            out.append('{');
-            boolean first = true;
-            for (Map.Entry<?, ?> e : map.entrySet()) {
-                if (!first) {
-                    out.append(',');
-                }
-                first = false;
-                string(String.valueOf(e.getKey()), out);
-                out.append(':');
-                write(e.getValue(), out);
-            }
-            out.append('}');
-        } else if (value instanceof Collection<?> list) {
-            out.append('[');
-            boolean first = true;
-            for (Object item : list) {
-                if (!first) {
-                    out.append(',');
-                }
-                first = false;
-                write(item, out);
-            }
-            out.append(']');
-        } else if (value instanceof Number || value instanceof Boolean) {
-            out.append(value);
-        } else if (value instanceof Duration d) {
-            out.append(d.toMillis());
-        } else {
-            string(value instanceof Instant i ? i.toString() : value.toString(), out);
+    /** An error under {@code --json}: what failed, its exit code and class. */
+    static String error(int exitCode, String message) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("exitCode", exitCode);
+        error.put("message", message);
+        body.put("error", error);
+        return document(body);
+    }
+
+    private static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
-    private static void string(String s, StringBuilder out) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
+    private static final class InstantText extends JsonSerializer<Instant> {
+        @Override
+        public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers)
+                throws IOException {
+            gen.writeString(value.toString());
         }
-        out.append('"');
+    }
+
+    private static final class DurationMillis extends JsonSerializer<Duration> {
+        @Override
+        public void serialize(Duration value, JsonGenerator gen, SerializerProvider serializers)
+                throws IOException {
+            gen.writeNumber(value.toMillis());
+        }
     }
 }

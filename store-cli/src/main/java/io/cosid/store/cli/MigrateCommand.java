@@ -6,6 +6,7 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +64,16 @@ final class MigrateCommand implements Callable<Integer> {
     @Option(names = "--all", description = "Every range key and namespace of the source.")
     boolean all;
 
-    @Option(names = "--dry-run", description = "Report what would change; write nothing.")
+    @Option(
+            names = "--dry-run",
+            description = "Show the plan and anything that blocks it; write nothing.")
     boolean dryRun;
+
+    @Option(
+            names = "--connect-wait",
+            paramLabel = "DURATION",
+            description = "How long to wait for each store's first connection (default 5s).")
+    String connectWait;
 
     @Option(names = "--json", description = "One JSON document for scripts.")
     boolean json;
@@ -81,8 +90,17 @@ final class MigrateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--from and --to name the same store: " + from);
         }
         Map<String, StoreConfig> stores = ConfigFiles.read(config);
-        StoreConfig sourceConfig = StoreSelection.named(stores, from, "--from");
-        StoreConfig targetConfig = StoreSelection.named(stores, to, "--to");
+        Duration wait = StoreSelection.connectWait(connectWait, null);
+        StoreConfig sourceConfig =
+                StoreSelection.withConnectWait(
+                        StoreSelection.requireLasting(
+                                StoreSelection.named(stores, from, "--from"), "migrate --from"),
+                        wait);
+        StoreConfig targetConfig =
+                StoreSelection.withConnectWait(
+                        StoreSelection.requireLasting(
+                                StoreSelection.named(stores, to, "--to"), "migrate --to"),
+                        wait);
         try (Store source = Stores.open(sourceConfig);
                 Store target = Stores.open(targetConfig)) {
             List<String> k = all ? new ArrayList<>(source.ranges().list().keySet()) : keys;
@@ -94,8 +112,9 @@ final class MigrateCommand implements Callable<Integer> {
             print(report);
             if (!report.problems().isEmpty()) {
                 throw new ExitCodes.Refused(
-                        ExitCodes.CHECK_FAILED,
-                        "migration did not verify: " + String.join("; ", report.problems()));
+                        ExitCodes.FAILED,
+                        "migration did not verify (the target does not show what was written): "
+                                + String.join("; ", report.problems()));
             }
             return ExitCodes.OK;
         }
@@ -104,7 +123,7 @@ final class MigrateCommand implements Callable<Integer> {
     private void print(Migration.Report report) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.of(report.json()));
+            out.println(Json.document(report.json()));
             return;
         }
         out.println((dryRun ? "dry run: " : "") + "migrate " + from + " -> " + to);
@@ -135,6 +154,10 @@ final class MigrateCommand implements Callable<Integer> {
                                         String.join("; ", s.actions())));
         if (!slotsTable.isEmpty()) {
             slotsTable.print(out);
+        }
+        if (!report.blockers().isEmpty()) {
+            out.println("blocked: the migration would be refused until these are resolved:");
+            report.blockers().forEach(b -> out.println("  " + b));
         }
         out.println(
                 report.changes() == 0

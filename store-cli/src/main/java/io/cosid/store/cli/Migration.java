@@ -5,6 +5,7 @@ import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.RangeState;
 import io.cosid.store.SlotView;
 import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -55,7 +56,8 @@ final class Migration {
             List<String> namespaceActions,
             List<SlotStep> slots,
             int changes,
-            List<String> problems) {
+            List<String> problems,
+            List<String> blockers) {
 
         Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -63,6 +65,7 @@ final class Migration {
             m.put("changes", changes);
             m.put("verified", problems.isEmpty());
             m.put("problems", problems);
+            m.put("blockedBy", blockers);
             List<Object> k = new ArrayList<>();
             for (KeyStep s : keys) {
                 Map<String, Object> e = new LinkedHashMap<>();
@@ -103,6 +106,7 @@ final class Migration {
         // 1. everything that could refuse, before any write
         Map<String, NamespaceSnapshot> snapshots = new LinkedHashMap<>();
         List<String> held = new ArrayList<>();
+        List<String> blockers = new ArrayList<>();
         for (String ns : namespaces) {
             NamespaceSnapshot snapshot = source.slots().inspect(ns);
             snapshots.put(ns, snapshot);
@@ -121,23 +125,21 @@ final class Migration {
             Optional<Namespace> existing = target.slots().namespace(ns);
             if (existing.isPresent()
                     && !existing.get().tolerance().equals(snapshot.namespace().tolerance())) {
-                throw new ExitCodes.Refused(
-                        ExitCodes.REFUSED,
-                        "refused: namespace "
+                blockers.add(
+                        "namespace "
                                 + ns
                                 + " has tolerance "
-                                + existing.get().tolerance()
+                                + StoreConfig.formatDuration(existing.get().tolerance())
                                 + " on the target and "
-                                + snapshot.namespace().tolerance()
-                                + " on the source; nothing was written");
+                                + StoreConfig.formatDuration(snapshot.namespace().tolerance())
+                                + " on the source");
             }
         }
         if (!held.isEmpty()) {
-            throw new ExitCodes.Refused(
-                    ExitCodes.REFUSED,
-                    "refused: the source still has unexpired leases, which could be renewed there"
-                        + " after the move; stop those instances (or wait for the leases to expire)"
-                        + " and run again. Nothing was written. Held: "
+            blockers.add(
+                    "the source still has unexpired leases, which could be renewed there after"
+                            + " the move; stop those instances (or wait for the leases to expire)"
+                            + " and run again. Held: "
                             + String.join("; ", held));
         }
         Map<String, Optional<RangeState>> sources = new LinkedHashMap<>();
@@ -146,18 +148,20 @@ final class Migration {
             Optional<RangeState> tgt = target.ranges().peek(key);
             long finalNext = src.map(RangeState::next).orElse(0L);
             if (tgt.isPresent() && tgt.get().sealed() && tgt.get().next() < finalNext) {
-                throw new ExitCodes.Refused(
-                        ExitCodes.REFUSED,
-                        "refused: range key "
+                blockers.add(
+                        "range key "
                                 + key
-                                + " is sealed on the"
-                                + " target at "
+                                + " is sealed on the target at "
                                 + tgt.get().next()
                                 + ", below the source's "
-                                + finalNext
-                                + "; nothing was written");
+                                + finalNext);
             }
             sources.put(key, src);
+        }
+        if (!blockers.isEmpty() && !dryRun) {
+            throw new ExitCodes.Refused(
+                    ExitCodes.REFUSED,
+                    "refused: " + String.join("; ", blockers) + ". Nothing was written.");
         }
 
         // 2. ranges: seal on the source, advance the target past it
@@ -266,7 +270,7 @@ final class Migration {
                                 actions));
             }
         }
-        return new Report(dryRun, keySteps, nsActions, slotSteps, changes, problems);
+        return new Report(dryRun, keySteps, nsActions, slotSteps, changes, problems, blockers);
     }
 
     private static void verifyKey(

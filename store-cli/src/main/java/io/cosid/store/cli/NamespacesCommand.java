@@ -39,7 +39,7 @@ final class NamespacesCommand implements Callable<Integer> {
                 t.row(ns.name(), ns.limit(), ns.tolerance().toMillis() + "ms", held);
             }
             if (json) {
-                spec.commandLine().getOut().println(Json.of(Map.of("namespaces", rows)));
+                spec.commandLine().getOut().println(Json.document(Map.of("namespaces", rows)));
             } else {
                 t.print(spec.commandLine().getOut());
             }

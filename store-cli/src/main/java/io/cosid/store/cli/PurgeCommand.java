@@ -38,7 +38,7 @@ final class PurgeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        StoreConfig config = selection.config();
+        StoreConfig config = StoreSelection.requireLasting(selection.config(), "purge");
         String name = config.name();
         if (!confirmed) {
             throw new ExitCodes.Refused(
@@ -77,6 +77,14 @@ final class PurgeCommand implements Callable<Integer> {
                                 + String.join("; ", held));
             }
             int keys = store.ranges().list().size();
+            if (keys == 0 && namespaces.isEmpty()) {
+                throw new ExitCodes.Refused(
+                        ExitCodes.NOT_FOUND,
+                        "nothing to purge: store "
+                                + name
+                                + " has no range key and no namespace (a mistyped --root or"
+                                + " store name?). Nothing was deleted.");
+            }
 
             StoreAdmin admin =
                     store.admin()

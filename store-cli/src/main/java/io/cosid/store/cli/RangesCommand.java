@@ -54,7 +54,7 @@ final class RangesCommand implements Callable<Integer> {
                 if (json) {
                     List<Object> keys = new ArrayList<>();
                     all.forEach((k, s) -> keys.add(Views.range(k, s)));
-                    spec.commandLine().getOut().println(Json.of(Map.of("ranges", keys)));
+                    spec.commandLine().getOut().println(Json.document(Map.of("ranges", keys)));
                 } else {
                     Table t = new Table("KEY", "NEXT", "SEALED");
                     all.forEach((k, s) -> t.row(k, s.next(), s.sealed() ? "sealed" : "no"));
@@ -87,14 +87,8 @@ final class RangesCommand implements Callable<Integer> {
                 if (json) {
                     spec.commandLine()
                             .getOut()
-                            .println(
-                                    state.map(s -> Json.of(Views.range(key, s)))
-                                            .orElse(Json.of(Map.of("key", key, "unused", true))));
-                } else if (state.isEmpty()) {
-                    spec.commandLine()
-                            .getOut()
-                            .println(key + ": unused (the first range would start at 0)");
-                } else {
+                            .println(Json.document(Views.range(key, state.orElse(null))));
+                } else if (state.isPresent()) {
                     spec.commandLine()
                             .getOut()
                             .println(
@@ -102,6 +96,14 @@ final class RangesCommand implements Callable<Integer> {
                                             + ": next "
                                             + state.get().next()
                                             + (state.get().sealed() ? ", sealed" : ""));
+                }
+                if (state.isEmpty()) {
+                    throw new ExitCodes.Refused(
+                            ExitCodes.NOT_FOUND,
+                            "range key "
+                                    + key
+                                    + " is unused: no range was ever acquired (the first would"
+                                    + " start at 0)");
                 }
                 return ExitCodes.OK;
             }
@@ -123,6 +125,11 @@ final class RangesCommand implements Callable<Integer> {
                 description = "Confirm: no instance will get another range of this key.")
         boolean yes;
 
+        @Option(
+                names = "--unused-key",
+                description = "Confirm sealing a key that was never used (not a typo).")
+        boolean unused;
+
         @Spec CommandSpec spec;
 
         @Override
@@ -135,7 +142,27 @@ final class RangesCommand implements Callable<Integer> {
                                 + " stops every instance that allocates from it, for good; add"
                                 + " --yes to confirm");
             }
-            try (Store store = selection.open()) {
+            try (Store store = selection.openForChange("ranges seal")) {
+                Optional<RangeState> before = store.ranges().peek(key);
+                if (before.isEmpty() && !unused) {
+                    throw new ExitCodes.Refused(
+                            ExitCodes.REFUSED,
+                            "refused: range key "
+                                    + key
+                                    + " was never used, which is what a mistyped key looks like;"
+                                    + " nothing was written. To seal it at 0 anyway, add"
+                                    + " --unused-key");
+                }
+                if (before.isPresent() && before.get().sealed()) {
+                    spec.commandLine()
+                            .getOut()
+                            .println(
+                                    key
+                                            + ": already sealed at "
+                                            + before.get().next()
+                                            + " (unchanged)");
+                    return ExitCodes.OK;
+                }
                 spec.commandLine()
                         .getOut()
                         .println(key + ": sealed at " + store.ranges().seal(key));
@@ -163,6 +190,14 @@ final class RangesCommand implements Callable<Integer> {
         @Option(names = "--yes", description = "Confirm: values below VALUE are skipped for good.")
         boolean yes;
 
+        @Option(
+                names = "--near-end",
+                description = "Confirm a VALUE within 2^32 of the largest value (not a typo).")
+        boolean nearEnd;
+
+        /** Values above this leave a key fewer than 2^32 values: a typo more likely than a plan. */
+        static final long NEAR_END = Long.MAX_VALUE - (1L << 32);
+
         @Spec CommandSpec spec;
 
         @Override
@@ -176,10 +211,36 @@ final class RangesCommand implements Callable<Integer> {
                                 + value
                                 + " skips every value below it for good; add --yes to confirm");
             }
-            try (Store store = selection.open()) {
-                spec.commandLine()
-                        .getOut()
-                        .println(key + ": next " + store.ranges().advance(key, value));
+            if (value < 0) {
+                throw new IllegalArgumentException(
+                        "VALUE must be 0 or more, got " + value + "; nothing was written");
+            }
+            if (value > NEAR_END && !nearEnd) {
+                throw new ExitCodes.Refused(
+                        ExitCodes.REFUSED,
+                        "refused: "
+                                + value
+                                + " is within 2^32 of the largest value ("
+                                + Long.MAX_VALUE
+                                + "), which leaves the key almost no values, for good; nothing"
+                                + " was written. If that is meant, add --near-end");
+            }
+            try (Store store = selection.openForChange("ranges advance")) {
+                Optional<RangeState> before = store.ranges().peek(key);
+                long next = store.ranges().advance(key, value);
+                if (before.isPresent() && before.get().next() >= value) {
+                    spec.commandLine()
+                            .getOut()
+                            .println(
+                                    key
+                                            + ": next "
+                                            + next
+                                            + " (unchanged: already at or above "
+                                            + value
+                                            + "; advance never lowers)");
+                } else {
+                    spec.commandLine().getOut().println(key + ": next " + next);
+                }
                 return ExitCodes.OK;
             }
         }

@@ -77,7 +77,7 @@ final class SlotsCommand implements Callable<Integer> {
                             Views.namespace(snapshot.namespace(), snapshot.held().size()));
                     doc.put("storeNow", now);
                     doc.put("slots", slots);
-                    out.println(Json.of(doc));
+                    out.println(Json.document(doc));
                     return ExitCodes.OK;
                 }
                 out.println(
@@ -158,20 +158,13 @@ final class SlotsCommand implements Callable<Integer> {
                 if (view == null) {
                     out.println(
                             json
-                                    ? Json.of(
-                                            Map.of(
-                                                    "namespace",
-                                                    namespace,
-                                                    "slot",
-                                                    slot,
-                                                    "state",
-                                                    "unused"))
+                                    ? Json.document(Views.unusedSlot(namespace, slot, now))
                                     : "slot " + slot + " of " + namespace + ": never used");
                     return ExitCodes.OK;
                 }
                 Map<String, Object> fields = Views.slot(view, now);
                 if (json) {
-                    out.println(Json.of(fields));
+                    out.println(Json.document(fields));
                 } else {
                     fields.forEach((k, v) -> out.printf("%-16s %s%n", k, v == null ? "-" : v));
                     out.printf("%-16s %s%n", "timing", Views.timing(view, now));
@@ -232,7 +225,7 @@ final class SlotsCommand implements Callable<Integer> {
                                 + floor
                                 + " skips both for good; add --yes to confirm");
             }
-            try (Store store = selection.open()) {
+            try (Store store = selection.openForChange("slots advance")) {
                 SlotView v = store.slots().advance(namespace, slot, fence, floor);
                 spec.commandLine()
                         .getOut()
@@ -277,7 +270,7 @@ final class SlotsCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             Duration skew = StoreConfig.parseDuration("--tolerance", tolerance);
-            try (Store store = selection.open()) {
+            try (Store store = selection.openForChange("slots define")) {
                 Namespace ns = store.slots().define(namespace, limit, skew);
                 spec.commandLine()
                         .getOut()

@@ -44,15 +44,48 @@ final class StoreSelection {
             names = "--timeout",
             paramLabel = "DURATION",
             description =
-                    "Each store operation's time budget with --connect, e.g. 3s (default 3s).")
+                    "Each store operation's time budget, e.g. 3s (default 3s, or the file's).")
     String timeout;
+
+    @Option(
+            names = "--connect-wait",
+            paramLabel = "DURATION",
+            description =
+                    "How long to wait for the first connection (default 5s, or --timeout if"
+                            + " shorter).")
+    String connectWait;
+
+    /** The connect wait of every command, unless {@code --connect-wait} or a shorter timeout. */
+    static final Duration DEFAULT_CONNECT_WAIT = Duration.ofSeconds(5);
 
     /** Opens the selected store; the caller closes it. */
     Store open() {
         return Stores.open(config());
     }
 
+    /**
+     * Opens the selected store for a command that changes it; refuses an in-memory store, which
+     * would live only as long as this command and so change nothing that lasts.
+     */
+    Store openForChange(String command) {
+        return Stores.open(requireLasting(config(), command));
+    }
+
+    static StoreConfig requireLasting(StoreConfig c, String command) {
+        if (c.type().equals("in-memory")) {
+            throw new IllegalArgumentException(
+                    command
+                            + ": store "
+                            + c.name()
+                            + " is in-memory: it would live only inside this command, so nothing"
+                            + " it changes would last; name a ZooKeeper store");
+        }
+        return c;
+    }
+
     StoreConfig config() {
+        Duration budget = timeout == null ? null : duration("--timeout", timeout);
+        Duration wait = connectWait(connectWait, budget);
         if (connect != null) {
             if (config != null || store != null) {
                 throw new IllegalArgumentException(
@@ -61,23 +94,49 @@ final class StoreSelection {
             StoreConfig c =
                     StoreConfig.of("cli", "zookeeper")
                             .withOption("connectString", connect)
-                            .withOption("blockUntilConnectedWait", "5s");
+                            .withOption(
+                                    "blockUntilConnectedWait", StoreConfig.formatDuration(wait));
             if (root != null) {
                 c = c.withOption("root", root);
             }
-            return timeout == null
-                    ? c
-                    : c.withTimeout(StoreConfig.parseDuration("--timeout", timeout));
+            return budget == null ? c : c.withTimeout(budget);
         }
         if (config == null) {
             throw new IllegalArgumentException(
                     "name a store: --config FILE [--store NAME], or --connect HOST:PORT");
         }
-        if (root != null || timeout != null) {
+        if (root != null) {
             throw new IllegalArgumentException(
-                    "--root and --timeout go with --connect; with --config set them in the file");
+                    "--root goes with --connect; with --config set the root in the file");
         }
-        return named(ConfigFiles.read(config), store, "--store");
+        StoreConfig c = named(ConfigFiles.read(config), store, "--store");
+        if (budget != null) {
+            c = c.withTimeout(budget);
+        }
+        return withConnectWait(c, wait);
+    }
+
+    /**
+     * The connect wait: {@code --connect-wait} when given, else the default shortened to the
+     * timeout.
+     */
+    static Duration connectWait(String flag, Duration timeout) {
+        if (flag != null) {
+            return duration("--connect-wait", flag);
+        }
+        return timeout != null && timeout.compareTo(DEFAULT_CONNECT_WAIT) < 0
+                ? timeout
+                : DEFAULT_CONNECT_WAIT;
+    }
+
+    /**
+     * A configured store with the tool's connect wait: one setting on every path, so that the tool
+     * gives up on an unreachable ensemble as soon, whichever way the store was named.
+     */
+    static StoreConfig withConnectWait(StoreConfig c, Duration wait) {
+        return c.type().equals("zookeeper")
+                ? c.withOption("blockUntilConnectedWait", StoreConfig.formatDuration(wait))
+                : c;
     }
 
     static StoreConfig named(Map<String, StoreConfig> stores, String name, String option) {

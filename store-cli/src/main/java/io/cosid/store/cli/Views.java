@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** How ranges, namespaces and slots read for people and for scripts. */
 final class Views {
@@ -34,6 +35,7 @@ final class Views {
                 .orElse("never held");
     }
 
+    /** A slot for scripts; the same fields, in the same order, whether it was used or not. */
     static Map<String, Object> slot(SlotView v, Instant now) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("namespace", v.namespace());
@@ -47,7 +49,7 @@ final class Views {
         m.put("expiresAt", v.expiresAt());
         m.put("ceiling", v.ceiling());
         m.put("nextFloor", v.nextFloor());
-        m.put("ttlMillis", v.ttl());
+        m.put("ttlMillis", v.ttl().toMillis());
         m.put(
                 "expiresInMillis",
                 v.isHeldAt(now) ? Duration.between(now, v.expiresAt()).toMillis() : null);
@@ -56,11 +58,42 @@ final class Views {
         return m;
     }
 
-    static Map<String, Object> range(String key, RangeState state) {
+    /** A slot no holder ever wrote, with the fields of {@link #slot}. */
+    static Map<String, Object> unusedSlot(String namespace, int slot, Instant now) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("namespace", namespace);
+        m.put("slot", slot);
+        m.put("state", "unused");
+        for (String field :
+                new String[] {
+                    "holder",
+                    "lastOwner",
+                    "fence",
+                    "incarnation",
+                    "floor",
+                    "expiresAt",
+                    "ceiling",
+                    "nextFloor",
+                    "ttlMillis",
+                    "expiresInMillis",
+                    "freeSince"
+                }) {
+            m.put(field, null);
+        }
+        m.put("storeNow", now);
+        return m;
+    }
+
+    /**
+     * A range key for scripts; the same fields whether it was used or not (an unused key: {@code
+     * used} false, next 0).
+     */
+    static Map<String, Object> range(String key, @Nullable RangeState state) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("key", key);
-        m.put("next", state.next());
-        m.put("sealed", state.sealed());
+        m.put("used", state != null);
+        m.put("next", state == null ? 0L : state.next());
+        m.put("sealed", state != null && state.sealed());
         return m;
     }
 

@@ -76,18 +76,32 @@ class InspectionCommandsTest {
                 .containsPattern("\\nb +5 +sealed\\n");
         assertThat(cli("ranges", "list", "--json").out().trim())
                 .isEqualTo(
-                        "{\"ranges\":[{\"key\":\"a\",\"next\":10,\"sealed\":false},"
-                                + "{\"key\":\"b\",\"next\":5,\"sealed\":true}]}");
+                        "{\"schemaVersion\":1,\"ranges\":["
+                                + "{\"key\":\"a\",\"used\":true,\"next\":10,\"sealed\":false},"
+                                + "{\"key\":\"b\",\"used\":true,\"next\":5,\"sealed\":true}]}");
     }
 
     @Test
-    @DisplayName("ranges show names one key, or says it is unused")
+    @DisplayName(
+            "ranges show names one key; an unused key is 'not found' (exit 5), with the same JSON"
+                    + " shape")
     void rangesShow() {
         assertThat(cli("ranges", "show", "a").out()).isEqualTo("a: next 10\n");
         assertThat(cli("ranges", "show", "b").out()).isEqualTo("b: next 5, sealed\n");
-        assertThat(cli("ranges", "show", "nope").out()).contains("nope: unused");
+        Cli.Result unused = cli("ranges", "show", "nope");
+        assertThat(unused.code()).isEqualTo(5);
+        assertThat(unused.err()).contains("range key nope is unused");
         assertThat(cli("ranges", "show", "a", "--json").out().trim())
-                .isEqualTo("{\"key\":\"a\",\"next\":10,\"sealed\":false}");
+                .isEqualTo(
+                        "{\"schemaVersion\":1,\"key\":\"a\",\"used\":true,\"next\":10,"
+                                + "\"sealed\":false}");
+        Cli.Result unusedJson = cli("ranges", "show", "nope", "--json");
+        assertThat(unusedJson.out().trim())
+                .isEqualTo(
+                        "{\"schemaVersion\":1,\"key\":\"nope\",\"used\":false,\"next\":0,"
+                                + "\"sealed\":false}");
+        assertThat(unusedJson.err().trim())
+                .startsWith("{\"schemaVersion\":1,\"error\":{\"exitCode\":5,");
     }
 
     @Test
@@ -95,7 +109,7 @@ class InspectionCommandsTest {
     void namespaces() {
         assertThat(cli("namespaces", "--json").out().trim())
                 .isEqualTo(
-                        "{\"namespaces\":[{\"name\":\"ns\",\"limit\":4,"
+                        "{\"schemaVersion\":1,\"namespaces\":[{\"name\":\"ns\",\"limit\":4,"
                                 + "\"toleranceMillis\":1000,\"held\":1}]}");
         assertThat(cli("namespaces").out()).containsPattern("\\nns +4 +1000ms +1\\n");
     }
@@ -139,10 +153,93 @@ class InspectionCommandsTest {
                 .contains("state            released")
                 .contains("timing           free since");
         assertThat(cli("slots", "show", "ns", "3").out()).contains("slot 3 of ns: never used");
+        String used = cli("slots", "show", "ns", "1", "--json").out();
+        String unused = cli("slots", "show", "ns", "3", "--json").out();
+        assertThat(fieldNames(unused))
+                .as("one shape for used and unused slots")
+                .isEqualTo(fieldNames(used));
+        assertThat(cli("slots", "show", "ns", "1").out())
+                .as("text and JSON agree: ttlMillis in milliseconds")
+                .containsPattern("ttlMillis +300000\n");
+        Cli.Result undefined = cli("slots", "list", "nope");
+        assertThat(undefined.code()).as("an undefined namespace is 'not found'").isEqualTo(5);
         Cli.Result outside = cli("slots", "show", "ns", "9");
         assertThat(outside.code()).isEqualTo(2);
         assertThat(outside.err())
                 .contains("slot 9 is outside namespace 'ns', whose slots are 0..3");
+    }
+
+    private static String fieldNames(String json) {
+        return json.replaceAll(":(\"[^\"]*\"|[^,{}\\[\\]]*)", ":");
+    }
+
+    @Test
+    @DisplayName(
+            "a typo changes nothing: sealing an unused key, advancing near the end need an extra"
+                    + " flag; advancing below says unchanged")
+    void typos() {
+        Cli.Result unusedSeal = cli("ranges", "seal", "orderz", "--yes");
+        assertThat(unusedSeal.code()).isEqualTo(3);
+        assertThat(unusedSeal.err()).contains("never used").contains("--unused-key");
+        assertThat(store.ranges().peek("orderz")).isEmpty();
+        assertThat(cli("ranges", "seal", "orderz", "--yes", "--unused-key").out())
+                .isEqualTo("orderz: sealed at 0\n");
+
+        Cli.Result nearEnd =
+                cli("ranges", "advance", "a", Long.toString(Long.MAX_VALUE - 10), "--yes");
+        assertThat(nearEnd.code()).isEqualTo(3);
+        assertThat(nearEnd.err()).contains("within 2^32").contains("--near-end");
+        assertThat(store.ranges().peek("a").orElseThrow().next()).isEqualTo(10);
+
+        assertThat(cli("ranges", "advance", "a", "3", "--yes").out())
+                .isEqualTo("a: next 10 (unchanged: already at or above 3; advance never lowers)\n");
+        assertThat(cli("ranges", "advance", "a", "-1", "--yes").code()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("purge of a root that holds nothing is refused as not found")
+    void purgeNothing() {
+        String[] args = {
+            "purge",
+            "--confirm-all-instances-stopped",
+            "--connect",
+            SERVER.server().connectString(),
+            "--root",
+            root + "-typo"
+        };
+        Cli.Result r = Cli.run(args);
+        assertThat(r.code()).isEqualTo(5);
+        assertThat(r.err()).contains("nothing to purge").contains("mistyped --root");
+    }
+
+    @Test
+    @DisplayName(
+            "connection errors are one line in the user's terms, with exit codes by class;"
+                    + " a malformed connect string fails at once")
+    void connectionErrors() {
+        Cli.Result malformed = Cli.run("ranges", "list", "--connect", "zk-1:21x81");
+        assertThat(malformed.code()).isEqualTo(2);
+        assertThat(malformed.err())
+                .isEqualTo(
+                        "cosid-store: error: --connect 'zk-1:21x81' is not"
+                                + " host:port[,host:port...][/chroot]: 'zk-1:21x81' has port"
+                                + " '21x81'; a port is a number from 1 to 65535\n");
+        Cli.Result unknown = Cli.run("ranges", "list", "--connect", "no-such-host.invalid:2181");
+        assertThat(unknown.code()).isEqualTo(1);
+        assertThat(unknown.err())
+                .contains("unknown host no-such-host.invalid")
+                .doesNotContain("\tat ")
+                .hasLineCount(1);
+        Cli.Result json =
+                Cli.run("ranges", "list", "--connect", "no-such-host.invalid:2181", "--json");
+        assertThat(json.err().trim())
+                .startsWith("{\"schemaVersion\":1,\"error\":{\"exitCode\":1,\"message\":")
+                .contains("unknown host no-such-host.invalid");
+        assertThat(
+                        Cli.run("ranges", "list", "--connect", "127.0.0.1:1", "--timeout", "1500ms")
+                                .err())
+                .doesNotContain("PT")
+                .hasLineCount(1);
     }
 
     @Test

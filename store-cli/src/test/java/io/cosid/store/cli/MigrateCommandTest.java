@@ -148,9 +148,49 @@ class MigrateCommandTest {
     }
 
     @Test
-    @DisplayName("from ZooKeeper to in-memory: the same through the SPI alone")
-    void toInMemory() {
-        moveAndCheck("mem");
+    @DisplayName(
+            "refuses an in-memory store, which would live only inside the command; nothing"
+                    + " written")
+    void refusesInMemory() {
+        Cli.Result r = migrate("mem", "--all");
+        assertThat(r.code()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("in-memory").contains("nothing it changes would last");
+        assertThat(source.ranges().peek("orders").orElseThrow().sealed())
+                .as("nothing sealed on the source")
+                .isFalse();
+    }
+
+    @Test
+    @DisplayName("the migration works through the SPI alone: ZooKeeper to in-memory, in process")
+    void throughTheSpi() {
+        try (Store target = open("mem")) {
+            List<String> keys = List.copyOf(source.ranges().list().keySet());
+            List<String> namespaces = List.of("workers");
+            Migration.Report first = Migration.run(source, target, keys, namespaces, false);
+            assertThat(first.problems()).isEmpty();
+            assertThat(first.changes()).isPositive();
+            assertThat(Migration.run(source, target, keys, namespaces, false).changes())
+                    .as("a second run changes nothing")
+                    .isZero();
+            Range next = target.ranges().acquire("orders", 100);
+            assertThat(sourceRanges).allSatisfy(r -> assertThat(r.overlaps(next)).isFalse());
+        }
+    }
+
+    @Test
+    @DisplayName("--dry-run shows the plan and what blocks it, and writes nothing")
+    void dryRunShowsBlockers() {
+        SlotLease held = source.slots().acquire("workers", "still-running", Duration.ofMinutes(5));
+        Cli.Result refused = migrate("new", "--all");
+        assertThat(refused.code()).as(refused.toString()).isEqualTo(3);
+        Cli.Result plan = migrate("new", "--all", "--dry-run");
+        assertThat(plan.code()).as(plan.toString()).isZero();
+        assertThat(plan.out())
+                .contains("blocked: the migration would be refused")
+                .contains("held by 'still-running'")
+                .contains("would ");
+        assertThat(source.ranges().peek("orders").orElseThrow().sealed()).isFalse();
+        source.slots().release(held);
     }
 
     private void moveAndCheck(String to) {

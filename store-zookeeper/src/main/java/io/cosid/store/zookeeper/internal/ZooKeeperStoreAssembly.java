@@ -87,8 +87,10 @@ public final class ZooKeeperStoreAssembly {
     private static void awaitConnection(CuratorFramework client, ZooKeeperOptions options)
             throws InterruptedException {
         long wait = options.blockUntilConnectedWait().toMillis();
-        if (client.blockUntilConnected(
-                (int) Math.min(wait, PROBE_AFTER_MILLIS), TimeUnit.MILLISECONDS)) {
+        // probe after the grace, or half the wait when that is shorter, so that a short wait
+        // still says why
+        long grace = Math.min(wait / 2, PROBE_AFTER_MILLIS);
+        if (client.blockUntilConnected((int) grace, TimeUnit.MILLISECONDS)) {
             return;
         }
         var probe =
@@ -96,7 +98,7 @@ public final class ZooKeeperStoreAssembly {
                         options, (int) Math.min(options.connectionTimeout().toMillis(), 3000));
         long deadline =
                 System.nanoTime()
-                        + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - PROBE_AFTER_MILLIS));
+                        + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - grace));
         long remaining = deadline - System.nanoTime();
         while (remaining > 0) {
             if (client.blockUntilConnected(

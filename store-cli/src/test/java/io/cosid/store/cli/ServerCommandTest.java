@@ -1,0 +1,92 @@
+package io.cosid.store.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The {@code server} command as a user runs it: its own process, stopped by a signal. */
+@DisplayName("cosid-store server")
+class ServerCommandTest {
+
+    private static final Pattern READY =
+            Pattern.compile("ZooKeeper listening on (\\S+); data in (\\S+) \\(temporary");
+
+    @Test
+    @DisplayName(
+            "serves the other commands on --port until stopped, then removes its temporary data")
+    void servesUntilStopped() throws Exception {
+        int port = freePort();
+        Process server =
+                new ProcessBuilder(
+                                List.of(
+                                        Path.of(System.getProperty("java.home"), "bin", "java")
+                                                .toString(),
+                                        "-cp",
+                                        System.getProperty("java.class.path"),
+                                        CosIdStoreCli.class.getName(),
+                                        "server",
+                                        "--port",
+                                        Integer.toString(port)))
+                        .redirectError(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+        try {
+            BufferedReader lines =
+                    new BufferedReader(
+                            new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+            String first =
+                    CompletableFuture.supplyAsync(() -> readLine(lines)).get(120, TimeUnit.SECONDS);
+            Matcher ready = READY.matcher(String.valueOf(first));
+            assertThat(ready.find()).as(first).isTrue();
+            assertThat(ready.group(1)).isEqualTo("127.0.0.1:" + port);
+            Path data = Path.of(ready.group(2));
+            assertThat(data).isDirectory();
+
+            Cli.Result r = Cli.run("namespaces", "--connect", ready.group(1));
+            assertThat(r.code()).as(r.toString()).isZero();
+
+            server.destroy(); // SIGTERM: the shutdown path Ctrl-C takes too
+            assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("stopped").isTrue();
+            assertThat(data).as("temporary data removed on exit").doesNotExist();
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    @Test
+    @DisplayName("refuses a port in use, naming it, with exit 2")
+    void portInUse() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Cli.Result r = Cli.run("server", "--port", Integer.toString(taken.getLocalPort()));
+            assertThat(r.code()).isEqualTo(2);
+            assertThat(r.err()).contains("port " + taken.getLocalPort()).contains("in use");
+        }
+    }
+
+    private static String readLine(BufferedReader lines) {
+        try {
+            return lines.readLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
