@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -178,13 +179,33 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
         Map<String, StoreConfig> all = parseAll(settings);
         StoreConfig config = all.get(name);
         if (config == null) {
+            List<String> outside =
+                    settings.keySet().stream()
+                            .map(String::valueOf)
+                            .filter(k -> !k.equals("cosid") && !k.startsWith("cosid."))
+                            .sorted()
+                            .toList();
             throw new IllegalArgumentException(
                     "no store named '"
                             + name
                             + "' under "
                             + PREFIX.substring(0, PREFIX.length() - 1)
                             + "; configured stores: "
-                            + all.keySet());
+                            + all.keySet()
+                            + (outside.isEmpty()
+                                    ? ""
+                                    : ". The settings have "
+                                            + outside
+                                            + " outside cosid.stores: a store's settings go under"
+                                            + " cosid.stores."
+                                            + name
+                                            + ", as nested maps {cosid={stores={"
+                                            + name
+                                            + "={type=zookeeper,"
+                                            + " options={connectString=zk-1:2181}}}}} or flat keys"
+                                            + " cosid.stores."
+                                            + name
+                                            + ".type"));
         }
         return config;
     }

@@ -147,6 +147,26 @@ class StoreConfigTest {
         }
     }
 
+    @Test
+    @DisplayName(
+            "settings given flat, without cosid.stores.<name>, are refused showing the expected"
+                    + " shape")
+    void flatSettingsWithoutPrefix() {
+        assertThatThrownBy(
+                        () ->
+                                StoreConfig.parse(
+                                        "main",
+                                        Map.of(
+                                                "type",
+                                                "zookeeper",
+                                                "options.connectString",
+                                                "zk-1:2181")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no store named 'main'")
+                .hasMessageContaining("[options.connectString, type] outside cosid.stores")
+                .hasMessageContaining("{cosid={stores={main={type=zookeeper");
+    }
+
     @Nested
     @DisplayName("reads durations")
     class Durations {
