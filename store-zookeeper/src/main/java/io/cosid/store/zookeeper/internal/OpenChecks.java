@@ -3,7 +3,9 @@ package io.cosid.store.zookeeper.internal;
 import io.cosid.store.StoreException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.util.List;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
 
 /**
  * What a store checks once it is connected, before it is handed out: that the connect string's
@@ -61,6 +63,28 @@ final class OpenChecks {
                 throw failures.unexpected(deadline, r);
             }
         }
+        requireReadMulti(deadline);
         parentAcls.checkTop(deadline);
+    }
+
+    /**
+     * A slot acquire reads its slots with read-only multis, which ZooKeeper serves from 3.6 on: an
+     * older server is refused here, naming its version, rather than on the first acquire.
+     */
+    private void requireReadMulti(Deadline deadline) {
+        Reply r = reads.one(deadline, h -> Requests.multi(h, List.of(Op.getData("/"))));
+        if (r.ok() || r.is(Code.NONODE) || r.is(Code.NOAUTH)) {
+            return;
+        }
+        if (r.is(Code.UNIMPLEMENTED) || r.is(Code.MARSHALLINGERROR) || r.is(Code.BADARGUMENTS)) {
+            throw new StoreException(
+                    "the ZooKeeper server at "
+                            + options.connectString()
+                            + " ("
+                            + ServerVersion.describe(options.connectString())
+                            + ") cannot serve the read-only multi a slot acquire sends: cosid-store"
+                            + " needs ZooKeeper 3.6 or newer (tested on 3.8 and 3.9)");
+        }
+        throw failures.unexpected(deadline, r);
     }
 }

@@ -97,8 +97,7 @@ public final class ZooKeeperStoreAssembly {
                 ConnectProbe.start(
                         options, (int) Math.min(options.connectionTimeout().toMillis(), 3000));
         long deadline =
-                System.nanoTime()
-                        + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - grace));
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - grace));
         long remaining = deadline - System.nanoTime();
         while (remaining > 0) {
             if (client.blockUntilConnected(

@@ -25,6 +25,9 @@ public final class ZooKeeperServers {
     /** The older supported line (3.8). */
     public static final String LEGACY = System.getProperty("cosid.zk.legacy", "3.8.6");
 
+    /** A server too old for the store (3.5: no read-only multi), which open must refuse. */
+    public static final String TOO_OLD = System.getProperty("cosid.zk.tooOld", "3.5.10");
+
     private static final Map<String, ZooKeeperServer> STANDALONE = new ConcurrentHashMap<>();
 
     private ZooKeeperServers() {}
