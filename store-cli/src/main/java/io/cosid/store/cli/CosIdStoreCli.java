@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Option;
             SlotsCommand.class,
             MigrateCommand.class,
             PurgeCommand.class,
-            ServerCommand.class
+            ServerCommand.class,
+            AutoComplete.GenerateCompletion.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -2,13 +2,21 @@ package io.cosid.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @DisplayName("cosid-store demo")
 class DemoCommandTest {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
 
     @Test
     @DisplayName(
@@ -59,6 +67,59 @@ class DemoCommandTest {
                 .contains("\"errors\":[]")
                 .contains("\"timeouts\":[]")
                 .doesNotContain("embedded ZooKeeper");
+    }
+
+    @Test
+    @DisplayName("with --connect, removes its root afterwards unless --keep")
+    void connectRemovesRoot() throws Exception {
+        String server = SERVER.server().connectString();
+        Cli.Result removed =
+                Cli.run(
+                        "demo",
+                        "--instances",
+                        "2",
+                        "--duration",
+                        "3s",
+                        "--ttl",
+                        "500ms",
+                        "--connect",
+                        server);
+        assertThat(removed.code()).as(removed.toString()).isZero();
+        Matcher root =
+                Pattern.compile("removed root (/cosid-demo-\\w+) from").matcher(removed.out());
+        assertThat(root.find()).as(removed.out()).isTrue();
+
+        Cli.Result kept =
+                Cli.run(
+                        "demo",
+                        "--instances",
+                        "2",
+                        "--duration",
+                        "3s",
+                        "--ttl",
+                        "500ms",
+                        "--connect",
+                        server,
+                        "--keep");
+        assertThat(kept.code()).as(kept.toString()).isZero();
+        Matcher keptRoot = Pattern.compile("kept root (/cosid-demo-\\w+) on").matcher(kept.out());
+        assertThat(keptRoot.find()).as(kept.out()).isTrue();
+
+        try (CuratorFramework client =
+                CuratorFrameworkFactory.newClient(server, new RetryOneTime(100))) {
+            client.start();
+            assertThat(client.checkExists().forPath(root.group(1))).as("removed").isNull();
+            assertThat(client.checkExists().forPath(keptRoot.group(1))).as("kept").isNotNull();
+            client.delete().deletingChildrenIfNeeded().forPath(keptRoot.group(1));
+        }
+    }
+
+    @Test
+    @DisplayName("prints a shell completion script generated from its commands")
+    void completion() {
+        Cli.Result r = Cli.run("generate-completion");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("complete -F").contains("demo").contains("server");
     }
 
     @Test
