@@ -73,7 +73,13 @@ final class ExitCodes {
     }
 
     /** A library message about the store the tool configured, with its flags in place of keys. */
-    static String inFlags(String message) {
+    static String inFlags(String text) {
+        // the library's advice names its Java API; the tool's user acts with a command
+        String message =
+                text.replace(
+                        "define it first with SlotLeaseStore.define",
+                        "define it first with: cosid-store slots define NAMESPACE --limit N"
+                                + " --tolerance 1s");
         if (!OWN_STORE.matcher(message).find()) {
             return message.replace("(blockUntilConnectedWait)", "(--connect-wait)");
         }

@@ -163,6 +163,9 @@ class InspectionCommandsTest {
                 .containsPattern("ttlMillis +300000\n");
         Cli.Result undefined = cli("slots", "list", "nope");
         assertThat(undefined.code()).as("an undefined namespace is 'not found'").isEqualTo(5);
+        assertThat(undefined.err())
+                .contains("cosid-store slots define")
+                .doesNotContain("SlotLeaseStore");
         Cli.Result outside = cli("slots", "show", "ns", "9");
         assertThat(outside.code()).isEqualTo(2);
         assertThat(outside.err())
