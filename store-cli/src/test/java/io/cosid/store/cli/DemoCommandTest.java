@@ -3,6 +3,8 @@ package io.cosid.store.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
@@ -57,8 +59,7 @@ class DemoCommandTest {
     @Test
     @DisplayName("prints its summary as JSON for scripts")
     void json() {
-        Cli.Result r =
-                Cli.run("demo", "--instances", "2", "--duration", "3s", "--ttl", "500ms", "--json");
+        Cli.Result r = smallDemo("--json");
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.out().trim())
                 .startsWith("{\"schemaVersion\":1,\"instances\":2,")
@@ -73,34 +74,13 @@ class DemoCommandTest {
     @DisplayName("with --connect, removes its root afterwards unless --keep")
     void connectRemovesRoot() throws Exception {
         String server = SERVER.server().connectString();
-        Cli.Result removed =
-                Cli.run(
-                        "demo",
-                        "--instances",
-                        "2",
-                        "--duration",
-                        "3s",
-                        "--ttl",
-                        "500ms",
-                        "--connect",
-                        server);
+        Cli.Result removed = smallDemo("--connect", server);
         assertThat(removed.code()).as(removed.toString()).isZero();
         Matcher root =
                 Pattern.compile("removed root (/cosid-demo-\\w+) from").matcher(removed.out());
         assertThat(root.find()).as(removed.out()).isTrue();
 
-        Cli.Result kept =
-                Cli.run(
-                        "demo",
-                        "--instances",
-                        "2",
-                        "--duration",
-                        "3s",
-                        "--ttl",
-                        "500ms",
-                        "--connect",
-                        server,
-                        "--keep");
+        Cli.Result kept = smallDemo("--connect", server, "--keep");
         assertThat(kept.code()).as(kept.toString()).isZero();
         Matcher keptRoot = Pattern.compile("kept root (/cosid-demo-\\w+) on").matcher(kept.out());
         assertThat(keptRoot.find()).as(kept.out()).isTrue();
@@ -112,6 +92,15 @@ class DemoCommandTest {
             assertThat(client.checkExists().forPath(keptRoot.group(1))).as("kept").isNotNull();
             client.delete().deletingChildrenIfNeeded().forPath(keptRoot.group(1));
         }
+    }
+
+    /** The shortest demo that still crashes and takes over: 2 instances, 3 s, ttl 500 ms. */
+    private static Cli.Result smallDemo(String... more) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of("demo", "--instances", "2", "--duration", "3s", "--ttl", "500ms"));
+        args.addAll(List.of(more));
+        return Cli.run(args.toArray(String[]::new));
     }
 
     @Test

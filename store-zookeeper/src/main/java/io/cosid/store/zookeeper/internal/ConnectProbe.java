@@ -38,17 +38,8 @@ final class ConnectProbe {
 
     /** Probes every server of the connect string in parallel, each within {@code timeoutMillis}. */
     static CompletableFuture<List<Finding>> start(ZooKeeperOptions options, int timeoutMillis) {
-        String hosts = options.connectString();
-        int slash = hosts.indexOf('/');
-        if (slash >= 0) {
-            hosts = hosts.substring(0, slash);
-        }
         List<CompletableFuture<Finding>> probes = new ArrayList<>();
-        for (String server : hosts.split(",", -1)) {
-            String s = server.trim();
-            if (s.isEmpty()) {
-                continue;
-            }
+        for (String s : ServerAddress.servers(options.connectString())) {
             probes.add(
                     CompletableFuture.supplyAsync(
                             () -> probe(s, options, timeoutMillis),
@@ -75,14 +66,12 @@ final class ConnectProbe {
     }
 
     private static Finding probe(String server, ZooKeeperOptions options, int timeoutMillis) {
-        int colon = server.lastIndexOf(':');
-        String host = colon > 0 ? server.substring(0, colon) : server;
-        int port;
-        try {
-            port = colon > 0 ? Integer.parseInt(server.substring(colon + 1)) : 2181;
-        } catch (NumberFormatException e) {
+        ServerAddress parsed = ServerAddress.parse(server);
+        if (parsed == null) {
             return new Finding(server, "'" + server + "' has no valid port", true);
         }
+        String host = parsed.host();
+        int port = parsed.port();
         InetAddress address;
         try {
             address = InetAddress.getByName(host);

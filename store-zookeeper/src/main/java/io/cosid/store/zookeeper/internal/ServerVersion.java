@@ -20,10 +20,8 @@ final class ServerVersion {
 
     /** "version 3.5.10" of the first server that says, or "version unknown". */
     static String describe(String connectString) {
-        int slash = connectString.indexOf('/');
-        String hosts = slash < 0 ? connectString : connectString.substring(0, slash);
-        for (String server : hosts.split(",", -1)) {
-            String version = ask(server.trim());
+        for (String server : ServerAddress.servers(connectString)) {
+            String version = ask(server);
             if (version != null) {
                 return "version " + version;
             }
@@ -32,16 +30,12 @@ final class ServerVersion {
     }
 
     private static String ask(String server) {
-        int colon = server.lastIndexOf(':');
-        String host = colon > 0 ? server.substring(0, colon) : server;
-        int port;
-        try {
-            port = colon > 0 ? Integer.parseInt(server.substring(colon + 1)) : 2181;
-        } catch (NumberFormatException e) {
+        ServerAddress address = ServerAddress.parse(server);
+        if (address == null) {
             return null;
         }
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), TIMEOUT_MILLIS);
+            socket.connect(new InetSocketAddress(address.host(), address.port()), TIMEOUT_MILLIS);
             socket.setSoTimeout(TIMEOUT_MILLIS);
             socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
