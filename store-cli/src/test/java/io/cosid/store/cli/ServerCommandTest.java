@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -30,19 +31,7 @@ class ServerCommandTest {
             "serves the other commands on --port until stopped, then removes its temporary data")
     void servesUntilStopped() throws Exception {
         int port = freePort();
-        Process server =
-                new ProcessBuilder(
-                                List.of(
-                                        Path.of(System.getProperty("java.home"), "bin", "java")
-                                                .toString(),
-                                        "-cp",
-                                        System.getProperty("java.class.path"),
-                                        CosIdStoreCli.class.getName(),
-                                        "server",
-                                        "--port",
-                                        Integer.toString(port)))
-                        .redirectError(ProcessBuilder.Redirect.DISCARD)
-                        .start();
+        Process server = tool("server", "--port", Integer.toString(port));
         try {
             BufferedReader lines =
                     new BufferedReader(
@@ -64,6 +53,43 @@ class ServerCommandTest {
         } finally {
             server.destroyForcibly();
         }
+    }
+
+    @Test
+    @DisplayName("a demo stopped mid-run (Ctrl-C) removes its embedded server's data")
+    void demoStoppedMidRun() throws Exception {
+        Process demo = tool("demo", "--duration", "120s");
+        try {
+            BufferedReader lines =
+                    new BufferedReader(
+                            new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
+            String first =
+                    CompletableFuture.supplyAsync(() -> readLine(lines)).get(120, TimeUnit.SECONDS);
+            Matcher started =
+                    Pattern.compile("embedded ZooKeeper on \\S+ \\(data in (\\S+),")
+                            .matcher(String.valueOf(first));
+            assertThat(started.find()).as(first).isTrue();
+            Path data = Path.of(started.group(1));
+            assertThat(data).isDirectory();
+            demo.destroy(); // SIGTERM: the shutdown path Ctrl-C takes too
+            assertThat(demo.waitFor(60, TimeUnit.SECONDS)).as("stopped").isTrue();
+            assertThat(data).as("temporary data removed").doesNotExist();
+        } finally {
+            demo.destroyForcibly();
+        }
+    }
+
+    /** The tool in a process of its own, as a user runs it. */
+    private static Process tool(String... args) throws IOException {
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                CosIdStoreCli.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 
     @Test
