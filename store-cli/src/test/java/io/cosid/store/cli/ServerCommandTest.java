@@ -33,11 +33,7 @@ class ServerCommandTest {
         int port = freePort();
         Process server = tool("server", "--port", Integer.toString(port));
         try {
-            BufferedReader lines =
-                    new BufferedReader(
-                            new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-            String first =
-                    CompletableFuture.supplyAsync(() -> readLine(lines)).get(120, TimeUnit.SECONDS);
+            String first = firstLine(server);
             Matcher ready = READY.matcher(String.valueOf(first));
             assertThat(ready.find()).as(first).isTrue();
             assertThat(ready.group(1)).isEqualTo("127.0.0.1:" + port);
@@ -60,11 +56,7 @@ class ServerCommandTest {
     void demoStoppedMidRun() throws Exception {
         Process demo = tool("demo", "--duration", "120s");
         try {
-            BufferedReader lines =
-                    new BufferedReader(
-                            new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
-            String first =
-                    CompletableFuture.supplyAsync(() -> readLine(lines)).get(120, TimeUnit.SECONDS);
+            String first = firstLine(demo);
             Matcher started =
                     Pattern.compile("embedded ZooKeeper on \\S+ \\(data in (\\S+),")
                             .matcher(String.valueOf(first));
@@ -100,6 +92,14 @@ class ServerCommandTest {
             assertThat(r.code()).isEqualTo(2);
             assertThat(r.err()).contains("port " + taken.getLocalPort()).contains("in use");
         }
+    }
+
+    /** The first line the process prints, waiting generously: it may have to start a server. */
+    private static String firstLine(Process process) throws Exception {
+        BufferedReader lines =
+                new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        return CompletableFuture.supplyAsync(() -> readLine(lines)).get(120, TimeUnit.SECONDS);
     }
 
     private static String readLine(BufferedReader lines) {
