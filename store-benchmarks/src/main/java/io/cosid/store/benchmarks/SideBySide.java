@@ -3,6 +3,7 @@ package io.cosid.store.benchmarks;
 import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
 import io.cosid.store.inmemory.InMemoryStores;
+import io.cosid.store.zookeeper.harness.DelayingProxy;
 import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,7 +33,8 @@ import java.util.function.Supplier;
  * and writes {@code results.md} and {@code throughput-vs-clients.png} to the output directory.
  *
  * <p>Arguments: {@code --seconds S} per measured run (default 5), {@code --warmup S} (default 2),
- * {@code --clients 1,2,4,8,16}, {@code --instances 1024}, {@code --held 1000} (slots held in the
+ * {@code --clients 1,2,4,8,16}, {@code --distances 1,2,5} (one-way milliseconds added for the
+ * further clients), {@code --instances 1024}, {@code --held 1000} (slots held in the
  * crowded-namespace case), {@code --out DIR}, {@code --version 3.9.5}, {@code --only
  * single,contention,slots,instances,inmemory}. Every range handed out in a run is checked: a
  * duplicate ends the run with an exception.
@@ -47,6 +49,7 @@ public final class SideBySide {
             Duration run,
             Duration warmup,
             List<Integer> clients,
+            List<Integer> distances,
             int instances,
             int held,
             Path out,
@@ -60,6 +63,7 @@ public final class SideBySide {
             Duration run = Duration.ofSeconds(5);
             Duration warmup = Duration.ofSeconds(2);
             List<Integer> clients = List.of(1, 2, 4, 8, 16);
+            List<Integer> distances = List.of(1, 2, 5);
             int instances = 1024;
             int held = 1000;
             Path out = Path.of("target", "benchmarks");
@@ -70,12 +74,8 @@ public final class SideBySide {
                 switch (args[i]) {
                     case "--seconds" -> run = seconds(args[i], value);
                     case "--warmup" -> warmup = seconds(args[i], value);
-                    case "--clients" ->
-                            clients =
-                                    Arrays.stream(required(args[i], value).split(",", -1))
-                                            .map(String::trim)
-                                            .map(Integer::valueOf)
-                                            .toList();
+                    case "--clients" -> clients = numbers(args[i], value);
+                    case "--distances" -> distances = numbers(args[i], value);
                     case "--instances" -> instances = Integer.parseInt(required(args[i], value));
                     case "--held" -> held = Integer.parseInt(required(args[i], value));
                     case "--out" -> out = Path.of(required(args[i], value));
@@ -94,7 +94,8 @@ public final class SideBySide {
                                     "unknown argument '"
                                             + args[i]
                                             + "'; known: --seconds, --warmup, --clients,"
-                                            + " --instances, --held, --out, --version, --only");
+                                            + " --distances, --instances, --held, --out, --version,"
+                                            + " --only");
                 }
             }
             if (held < 0 || held >= 1024 || instances < 1 || instances > 1024) {
@@ -102,7 +103,15 @@ public final class SideBySide {
                         "--held must be 0..1023 and --instances 1..1024 (one 1024-slot"
                                 + " namespace each)");
             }
-            return new Settings(run, warmup, clients, instances, held, out, version, scenarios);
+            return new Settings(
+                    run, warmup, clients, distances, instances, held, out, version, scenarios);
+        }
+
+        private static List<Integer> numbers(String name, String value) {
+            return Arrays.stream(required(name, value).split(",", -1))
+                    .map(String::trim)
+                    .map(Integer::valueOf)
+                    .toList();
         }
 
         private static String required(String name, String value) {
@@ -277,150 +286,234 @@ public final class SideBySide {
                         "gave up",
                         "requests/acquire",
                         "p99 us",
-                        "vs DAL default",
-                        "vs DAL fast");
+                        "min share",
+                        "vs reference",
+                        "vs best DAL");
         List<Integer> clients = settings.clients();
         // The reference for every compare-and-set counter across sessions whose clients each have
         // one acquire in flight: a success at version v+1 needs a write sent after its writer
         // learned v, so successes are about one conditional-write round trip apart, however many
-        // clients contend (a crowd reacts a little faster than one client, so it can pass this rate
-        // by a fifth or so, never by multiples).
-        Result bound = contend(Contender.Kind.BARE_SET_DATA, 1, false, Contender.Policy.DEFAULT);
+        // clients contend. Measured before, between and after the rows; the median is used.
+        List<Double> references = new ArrayList<>();
+        references.add(reference());
         double[] ours = new double[clients.size()];
         double[] shared = new double[clients.size()];
         double[] dal = new double[clients.size()];
         double[] dalFast = new double[clients.size()];
-        double[] capacity = new double[clients.size()];
+        List<Result[]> rows = new ArrayList<>();
         for (int i = 0; i < clients.size(); i++) {
             int n = clients.get(i);
             Result d = contend(Contender.Kind.DAL, n, false, Contender.Policy.DEFAULT);
             Result f = contend(Contender.Kind.DAL, n, false, Contender.Policy.FAST);
             Result o = contend(Contender.Kind.OURS, n, false, Contender.Policy.DEFAULT);
-            Result s = contend(Contender.Kind.OURS, n, true, Contender.Policy.DEFAULT);
-            Result w = serverCapacity(n);
-            capacity[i] = w.perSecond;
-            dal[i] = d.perSecond;
-            dalFast[i] = f.perSecond;
-            ours[i] = o.perSecond;
-            shared[i] = s.perSecond;
-            table.row(
-                    n,
-                    "DistributedAtomicLong, default policy",
-                    d.perSecond,
-                    d.gaveUp,
-                    d.requests,
-                    d.p99,
-                    1.0,
-                    f.perSecond / d.perSecond);
-            table.row(
-                    n,
-                    "DistributedAtomicLong, fast policy",
-                    f.perSecond,
-                    f.gaveUp,
-                    f.requests,
-                    f.p99,
-                    d.perSecond / f.perSecond,
-                    1.0);
-            table.row(
-                    n,
-                    "cosid-store, own sessions",
-                    o.perSecond,
-                    o.gaveUp,
-                    o.requests,
-                    o.p99,
-                    o.perSecond / d.perSecond,
-                    o.perSecond / f.perSecond);
-            table.row(
-                    n,
-                    "cosid-store, one shared store",
-                    s.perSecond,
-                    s.gaveUp,
-                    s.requests,
-                    s.p99,
-                    s.perSecond / d.perSecond,
-                    s.perSecond / f.perSecond);
-            table.row(
-                    n,
-                    "(reference: one client's versioned setData rate)",
-                    bound.perSecond,
-                    0,
-                    bound.requests,
-                    bound.p99,
-                    bound.perSecond / d.perSecond,
-                    bound.perSecond / f.perSecond);
-            table.row(
-                    n,
-                    "(server capacity: unconditional setData, not a counter)",
-                    w.perSecond,
-                    w.gaveUp,
-                    w.requests,
-                    w.p99,
-                    w.perSecond / d.perSecond,
-                    w.perSecond / f.perSecond);
-            if (n == 4 || n == 16) {
-                verdict(
-                        n
-                                + " clients, own sessions: ours / one client's versioned setData"
-                                + " rate (at least 0.8x)",
-                        o.perSecond / bound.perSecond,
-                        "x",
-                        o.perSecond / bound.perSecond >= 0.8);
-                verdict(
-                        n
-                                + " clients, own sessions: one client's versioned setData rate /"
-                                + " DistributedAtomicLong, default policy (a CAS chain reaches 3x"
-                                + " only where this is near 3x)",
-                        bound.perSecond / d.perSecond,
-                        "x",
-                        bound.perSecond / d.perSecond >= 3);
-                verdict(
-                        n
-                                + " clients, own sessions: ours / DistributedAtomicLong, same"
-                                + " (default) policy (at least 3x)",
-                        o.perSecond / d.perSecond,
-                        "x",
-                        o.perSecond / d.perSecond >= 3);
-                verdict(
-                        n
-                                + " clients, own sessions: ours / DistributedAtomicLong, fast"
-                                + " policy (at least 3x)",
-                        o.perSecond / f.perSecond,
-                        "x",
-                        o.perSecond / f.perSecond >= 3);
-                verdict(
-                        n
-                                + " threads, one shared store: ours / DistributedAtomicLong, fast"
-                                + " policy (at least 3x)",
-                        s.perSecond / f.perSecond,
-                        "x",
-                        s.perSecond / f.perSecond >= 3);
+            Result sh = contend(Contender.Kind.OURS, n, true, Contender.Policy.DEFAULT);
+            rows.add(new Result[] {d, f, o, sh});
+            dal[i] = d.perSecond();
+            dalFast[i] = f.perSecond();
+            ours[i] = o.perSecond();
+            shared[i] = sh.perSecond();
+            if (i == clients.size() / 2) {
+                references.add(reference());
             }
         }
+        references.add(reference());
+        double reference = median(references);
+        for (int i = 0; i < clients.size(); i++) {
+            int n = clients.get(i);
+            Result[] r = rows.get(i);
+            double bestDal = Math.max(r[0].perSecond(), r[1].perSecond());
+            String[] names = {
+                "DistributedAtomicLong, default policy",
+                "DistributedAtomicLong, fast policy",
+                "cosid-store, own sessions",
+                "cosid-store, one shared store"
+            };
+            for (int k = 0; k < names.length; k++) {
+                table.row(
+                        n,
+                        names[k],
+                        r[k].perSecond(),
+                        r[k].gaveUp(),
+                        r[k].requests(),
+                        r[k].p99(),
+                        r[k].minShare(),
+                        r[k].perSecond() / reference,
+                        r[k].perSecond() / bestDal);
+            }
+            Result o = r[2];
+            if (n >= 2) {
+                verdict(
+                        n + " clients, own sessions: ours / reference (at least 0.9x)",
+                        o.perSecond() / reference,
+                        "x",
+                        o.perSecond() / reference >= 0.9);
+                verdict(
+                        n
+                                + " clients, own sessions: ours / DistributedAtomicLong with its"
+                                + " better policy (at least 1x)",
+                        o.perSecond() / bestDal,
+                        "x",
+                        o.perSecond() >= bestDal);
+                if (o.shares().measured()) {
+                    verdict(
+                            n
+                                    + " clients, own sessions: the smallest share of the mean any"
+                                    + " client got in a 2 s window (at least 0.33)",
+                            o.minShare(),
+                            "",
+                            o.minShare() >= 1 / 3.0);
+                }
+            }
+        }
+        table.row(
+                1,
+                "(reference: one client's versioned setData rate, median of "
+                        + references.stream()
+                                .map(v -> String.format(Locale.ROOT, "%,.0f", v))
+                                .toList()
+                        + ")",
+                reference,
+                0,
+                1.0,
+                Double.NaN,
+                1.0,
+                1.0,
+                Double.NaN);
         publish(table);
+        double[] x = Chart.xs(clients);
         Chart chart =
                 new Chart(
                         "Range acquires on one contended key (ZooKeeper "
                                 + settings.version()
                                 + ")",
-                        clients);
-        chart.series("cosid-store, each client its own store and session", ours);
-        chart.series("cosid-store, clients share one store (coalesced)", shared);
-        chart.series("Curator DistributedAtomicLong, own sessions, fast retry policy", dalFast);
-        chart.series("Curator DistributedAtomicLong, own sessions, default retry policy", dal);
+                        "contending clients",
+                        "successful acquires per second");
+        chart.series("cosid-store, each client its own store and session", x, ours);
+        chart.series("cosid-store, clients share one store (coalesced)", x, shared);
+        chart.series("Curator DistributedAtomicLong, own sessions, fast retry policy", x, dalFast);
+        chart.series("Curator DistributedAtomicLong, own sessions, default retry policy", x, dal);
         double[] flat = new double[clients.size()];
-        Arrays.fill(flat, bound.perSecond);
-        chart.series(
-                "reference: one client's versioned setData rate (about the most a CAS chain on one"
-                        + " node does)",
+        Arrays.fill(flat, reference);
+        chart.reference(
+                "reference: one client's sequential versioned setData rate (median of "
+                        + references.size()
+                        + ")",
+                x,
                 flat);
-        chart.series(
-                "server capacity: unconditional setData from n sessions (group commit; not a"
-                        + " counter)",
-                capacity);
         chart.write(outDir().resolve("throughput-vs-clients.png"));
+        unequalDistances(reference);
     }
 
-    private record Result(double perSecond, long gaveUp, double requests, double p99) {}
+    /** One client's sequential versioned setData rate, measured now. */
+    private double reference() {
+        return contend(Contender.Kind.BARE_SET_DATA, 1, false, Contender.Policy.DEFAULT)
+                .perSecond();
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /**
+     * Clients at unequal distances on one key: some reach the server through a proxy that adds
+     * one-way latency, as a client in another rack or zone would.
+     */
+    private void unequalDistances(double reference) {
+        Table table =
+                new Table(
+                        "Unequal distances: one key, some clients further away (a proxy adds"
+                                + " one-way latency)",
+                        "clients",
+                        "added one-way ms",
+                        "contender",
+                        "acquires/s",
+                        "gave up",
+                        "far clients' share",
+                        "p99 us",
+                        "min share",
+                        "vs reference");
+        int[][] mixes = {{1, 1}, {2, 2}};
+        for (int delay : settings.distances()) {
+            try (DelayingProxy proxy =
+                    new DelayingProxy(
+                            Integer.parseInt(
+                                    connectString.substring(connectString.lastIndexOf(':') + 1)),
+                            Duration.ofMillis(delay))) {
+                for (int[] mix : mixes) {
+                    int near = mix[0];
+                    int far = mix[1];
+                    for (Contender.Kind kind : List.of(Contender.Kind.OURS, Contender.Kind.DAL)) {
+                        Contender.Policy policy =
+                                kind == Contender.Kind.DAL
+                                        ? Contender.Policy.FAST
+                                        : Contender.Policy.DEFAULT;
+                        String key =
+                                "distance-"
+                                        + kind.name().toLowerCase(Locale.ROOT)
+                                        + "-"
+                                        + near
+                                        + "-"
+                                        + far
+                                        + "-"
+                                        + delay;
+                        List<Contender> contenders = new ArrayList<>();
+                        for (int i = 0; i < near + far; i++) {
+                            contenders.add(
+                                    Contender.open(
+                                            kind,
+                                            i < near ? connectString : proxy.connectString(),
+                                            key,
+                                            policy));
+                        }
+                        Result r;
+                        try {
+                            r = runMeasured(contenders, key);
+                        } finally {
+                            contenders.forEach(Contender::closeQuietly);
+                        }
+                        String label =
+                                kind == Contender.Kind.OURS
+                                        ? "cosid-store, own sessions"
+                                        : "DistributedAtomicLong, fast policy";
+                        table.row(
+                                near + " near + " + far + " far",
+                                delay,
+                                label,
+                                r.perSecond(),
+                                r.gaveUp(),
+                                r.shares().shareOf(near, near + far),
+                                r.p99(),
+                                r.minShare(),
+                                r.perSecond() / reference);
+                        if (kind == Contender.Kind.OURS && r.shares().measured()) {
+                            verdict(
+                                    near
+                                            + " near + "
+                                            + far
+                                            + " clients "
+                                            + delay
+                                            + " ms further: the smallest share of the mean any"
+                                            + " client got in a 2 s window (at least 0.33)",
+                                    r.minShare(),
+                                    "",
+                                    r.minShare() >= 1 / 3.0);
+                        }
+                    }
+                }
+            }
+        }
+        publish(table);
+    }
+
+    private record Result(
+            double perSecond, long gaveUp, double requests, double p99, Shares shares) {
+
+        double minShare() {
+            return shares.minShareOfMean();
+        }
+    }
 
     private Result contend(
             Contender.Kind kind, int clients, boolean sharedStore, Contender.Policy policy) {
@@ -452,23 +545,6 @@ public final class SideBySide {
     }
 
     /**
-     * The server's write rate on one node with n writers that never conflict. Not a bound for
-     * counters across sessions (the server commits these writes in groups, a compare-and-set chain
-     * cannot be grouped); it is what coalesced writes, which carry many acquires each, draw on.
-     */
-    private Result serverCapacity(int clients) {
-        List<Contender> writers = new ArrayList<>();
-        for (int i = 0; i < clients; i++) {
-            writers.add(new Contender.UnconditionalSetData(connectString, "capacity-" + clients));
-        }
-        try {
-            return runMeasured(writers, null);
-        } finally {
-            writers.forEach(Contender::closeQuietly);
-        }
-    }
-
-    /**
      * A warm-up, then a measured run of the contenders together, with requests counted by the
      * server. With a name, every range they got is checked for overlap (writers that hand out no
      * ranges pass null).
@@ -478,28 +554,42 @@ public final class SideBySide {
         runTogether(contenders, settings.warmup(), checks, new AtomicLong());
         long before = counters.received();
         AtomicLong gaveUp = new AtomicLong();
-        List<Latencies> results = runTogether(contenders, settings.run(), checks, gaveUp);
+        Together together = runTogether(contenders, settings.run(), checks, gaveUp);
+        List<ClientRun> results = together.clients();
         long requests = counters.since(before);
         if (checkedAs != null) {
             checks.requireDisjoint(checkedAs);
         }
-        long successes = results.stream().mapToLong(Latencies::count).sum();
+        long successes = results.stream().mapToLong(r -> r.latencies().count()).sum();
         double seconds = settings.run().toNanos() / 1e9;
         Latencies all = new Latencies();
-        results.forEach(l -> l.forEach(all::add));
+        results.forEach(r -> r.latencies().forEach(all::add));
+        Shares shares =
+                new Shares(
+                        results.stream().map(ClientRun::successTimes).toList(),
+                        together.startNanos(),
+                        settings.run().toNanos());
         return new Result(
                 successes / seconds,
                 gaveUp.get(),
                 successes == 0 ? Double.NaN : requests / (double) successes,
-                all.p99Micros());
+                all.p99Micros(),
+                shares);
     }
 
-    private static List<Latencies> runTogether(
+    /** One client's part of a run: its latencies and the times of its successes. */
+    private record ClientRun(Latencies latencies, long[] successTimes) {}
+
+    /** A run of contenders together: each one's part, and when they started (System.nanoTime). */
+    private record Together(List<ClientRun> clients, long startNanos) {}
+
+    private static Together runTogether(
             List<Contender> contenders, Duration length, RangeChecks checks, AtomicLong gaveUp) {
         ExecutorService pool = Executors.newFixedThreadPool(contenders.size());
         try {
             CountDownLatch go = new CountDownLatch(1);
-            List<Future<Latencies>> futures = new ArrayList<>();
+            long[] start = new long[1];
+            List<Future<ClientRun>> futures = new ArrayList<>();
             for (Contender c : contenders) {
                 futures.add(
                         pool.submit(
@@ -507,7 +597,8 @@ public final class SideBySide {
                                     go.await();
                                     List<long[]> taken = new ArrayList<>();
                                     Latencies l = new Latencies();
-                                    long end = System.nanoTime() + length.toNanos();
+                                    Latencies times = new Latencies();
+                                    long end = start[0] + length.toNanos();
                                     for (long now = System.nanoTime(); now < end; ) {
                                         long[] r = c.add(STEP);
                                         long after = System.nanoTime();
@@ -515,20 +606,25 @@ public final class SideBySide {
                                             gaveUp.incrementAndGet();
                                         } else {
                                             l.add(after - now);
+                                            times.add(after);
                                             taken.add(r);
                                         }
                                         now = after;
                                     }
                                     checks.addAll(taken);
-                                    return l;
+                                    long[] at = new long[times.count()];
+                                    int[] i = {0};
+                                    times.forEach(t -> at[i[0]++] = t);
+                                    return new ClientRun(l, at);
                                 }));
             }
+            start[0] = System.nanoTime();
             go.countDown();
-            List<Latencies> results = new ArrayList<>();
-            for (Future<Latencies> f : futures) {
+            List<ClientRun> results = new ArrayList<>();
+            for (Future<ClientRun> f : futures) {
                 results.add(f.get());
             }
-            return results;
+            return new Together(results, start[0]);
         } catch (Exception e) {
             throw new IllegalStateException("a contender failed", e);
         } finally {

@@ -37,6 +37,8 @@ class BenchmarksSmokeTest {
                                 "0.2",
                                 "--clients",
                                 "1,4",
+                                "--distances",
+                                "1",
                                 "--instances",
                                 "32",
                                 "--held",
@@ -48,6 +50,7 @@ class BenchmarksSmokeTest {
                 .contains(
                         "Range acquire, one client",
                         "Contention on one key",
+                        "Unequal distances",
                         "Slot leases",
                         "32 instances started together",
                         "In-memory store",
@@ -55,7 +58,7 @@ class BenchmarksSmokeTest {
         assertThat(md).contains("MET  32 instances started together end with distinct slots");
         BufferedImage chart = ImageIO.read(out.resolve("throughput-vs-clients.png").toFile());
         assertThat(chart).isNotNull();
-        assertThat(chart.getWidth()).isEqualTo(900);
+        assertThat(chart.getWidth()).isEqualTo(960);
     }
 
     @Test
