@@ -82,19 +82,38 @@ class FairnessTest {
         recorder.acquire(store.ranges(), "hot", 1); // and its line
         String line = fixture.root() + "/.line/" + sha256("hot");
         assertThat(fixture.admin().checkExists().forPath(line)).isNotNull();
-        // another session joins the line as a writer does (its node, and the line's version
-        // bumped) and then never writes: a paused or hung process
+        // another session joins the line as a writer does (its seat, asking for one value, and
+        // the line's version bumped) and then never writes: a paused or hung process
         String stalled =
                 fixture.admin()
                         .create()
                         .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                        .forPath(line + "/w-stalled-");
+                        .forPath(line + "/w-s1-stalled-");
         fixture.admin().setData().forPath(line, new byte[0]);
 
+        // the store opens the next epoch with the stalled writer in it, then finds its slot
+        // standing still and leaves it out
         assertThat(recorder.acquire(store.ranges(), "hot", 1).start()).isEqualTo(2);
+        assertThat(recorder.acquire(store.ranges(), "hot", 1).start()).isEqualTo(3);
         assertThat(fixture.admin().checkExists().forPath(stalled))
-                .as("the stalled writer's place")
+                .as("the stalled writer's seat")
                 .isNull();
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    @Test
+    @DisplayName(
+            "a seat that declares no size (placed by hand, or by an older store) is not waited for")
+    void unsizedSeatIsNotWaitedFor() throws Exception {
+        Store store = open();
+        recorder.acquire(store.ranges(), "hot", 1);
+        recorder.acquire(store.ranges(), "hot", 1);
+        String line = fixture.root() + "/.line/" + sha256("hot");
+        fixture.admin().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(line + "/w-x-");
+        fixture.admin().setData().forPath(line, new byte[0]);
+        for (int i = 0; i < 5; i++) {
+            assertThat(recorder.acquire(store.ranges(), "hot", 1).start()).isEqualTo(2 + i);
+        }
         HistoryChecker.check(recorder.events()).assertValid();
     }
 

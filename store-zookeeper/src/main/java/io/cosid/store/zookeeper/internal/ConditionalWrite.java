@@ -65,7 +65,8 @@ final class ConditionalWrite {
         List<Op> ops = new ArrayList<>();
         changes.forEach(c -> ops.addAll(c.ops(paths)));
         NodeChange only = changes.size() == 1 ? changes.get(0) : null;
-        boolean plainReplace = only != null && !only.create() && !only.needsClaim();
+        boolean plainReplace =
+                only != null && only.kind() == NodeChange.Kind.REPLACE && !only.needsClaim();
         Reply reply;
         List<Reply> behind = List.of();
         if (only != null && only.create()) {
@@ -107,7 +108,7 @@ final class ConditionalWrite {
             Reply reply,
             List<Reply> behind) {
         if (reply.ok()) {
-            return WriteOutcome.landed(stats(changes, reply));
+            return WriteOutcome.landed(stats(changes, reply), behind);
         }
         if (reply.is(Code.BADVERSION) || reply.is(Code.NODEEXISTS)) {
             refuseStaleClaim(deadline, location, changes, reply);
@@ -118,7 +119,7 @@ final class ConditionalWrite {
         }
         if (reply.is(Code.NONODE)) {
             for (NodeChange change : changes) {
-                if (change.isCheck() && change.path().equals(reply.path())) {
+                if (change.guards() && change.path().equals(reply.path())) {
                     return WriteOutcome.lostRace(behind, reply.path()); // the guard is gone
                 }
             }

@@ -6,8 +6,8 @@ import org.apache.zookeeper.Op;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One node's part in a conditional write: a node created where none was read, or the node's data
- * replaced from the state read at a data version.
+ * One node's part in a conditional write: a node created where none was read, the node's data
+ * replaced from the state read at a data version, or a node deleted.
  *
  * <p>ZooKeeper's data version is an int that wraps after 2^31 writes, and an expected version of -1
  * means "any version": a compare-and-set sent with -1 would be a blind write (ZOOKEEPER-4743, not
@@ -17,29 +17,34 @@ import org.jspecify.annotations.Nullable;
  * guard that may stand in for the version; every other replace carries the version it read.
  *
  * <p>A check ({@link #check}) changes nothing: it makes the write fail unless a guard node is still
- * at the version read, so that a write can depend on a node it does not change.
+ * at the version read, so that a write can depend on a node it does not change. A delete fails the
+ * write unless the node exists (at the version given; -1: any), so it is a guard too.
  *
+ * @param kind what the change does
  * @param path the node
- * @param create whether the node is created (it was read as absent)
- * @param version the data version read (replace only)
+ * @param version the data version read (replace, check and delete)
  * @param current the data read at that version (replace only: it names the claim at the wrap)
- * @param data the data to write
+ * @param data the data to write (create and replace)
  */
 record NodeChange(
-        String path,
-        boolean create,
-        int version,
-        byte @Nullable [] current,
-        byte @Nullable [] data) {
+        Kind kind, String path, int version, byte @Nullable [] current, byte @Nullable [] data) {
+
+    /** What a change does. */
+    enum Kind {
+        CREATE,
+        REPLACE,
+        CHECK,
+        DELETE
+    }
 
     /** Creates a node read as absent. */
     static NodeChange create(String path, byte[] data) {
-        return new NodeChange(path, true, 0, null, data);
+        return new NodeChange(Kind.CREATE, path, 0, null, data);
     }
 
     /** Replaces the data read at {@code version}. */
     static NodeChange replace(String path, int version, byte[] current, byte[] data) {
-        return new NodeChange(path, false, version, current, data);
+        return new NodeChange(Kind.REPLACE, path, version, current, data);
     }
 
     /**
@@ -47,12 +52,27 @@ record NodeChange(
      * exists, whatever its version).
      */
     static NodeChange check(String path, int version) {
-        return new NodeChange(path, false, version, null, null);
+        return new NodeChange(Kind.CHECK, path, version, null, null);
+    }
+
+    /** Deletes the node, failing the write unless it exists at {@code version} (-1: any). */
+    static NodeChange delete(String path, int version) {
+        return new NodeChange(Kind.DELETE, path, version, null, null);
+    }
+
+    /** Whether this creates a node that was read as absent. */
+    boolean create() {
+        return kind == Kind.CREATE;
     }
 
     /** Whether this is a check that changes nothing. */
     boolean isCheck() {
-        return !create && data == null;
+        return kind == Kind.CHECK;
+    }
+
+    /** Whether a missing node fails the write as a lost race (a guard that is gone). */
+    boolean guards() {
+        return kind == Kind.CHECK || kind == Kind.DELETE;
     }
 
     /**
@@ -60,7 +80,7 @@ record NodeChange(
      * "any".
      */
     boolean needsClaim() {
-        return !create && data != null && version == -1;
+        return kind == Kind.REPLACE && version == -1;
     }
 
     /** The claim node of a replace at the wrap. */
@@ -70,18 +90,17 @@ record NodeChange(
 
     /** The operations of this change inside a multi; the node's own operation is the last. */
     List<Op> ops(NodePaths paths) {
-        if (isCheck()) {
-            return List.of(Op.check(path, version));
-        }
-        byte[] written = Objects.requireNonNull(data);
-        if (create) {
-            return List.of(Requests.createOp(path, written, paths.acl()));
-        }
-        if (!needsClaim()) {
-            return List.of(Op.setData(path, written, version));
-        }
-        return List.of(
-                Requests.createOp(claim(paths), new byte[0], paths.acl()),
-                Op.setData(path, written, -1));
+        return switch (kind) {
+            case CHECK -> List.of(Op.check(path, version));
+            case DELETE -> List.of(Op.delete(path, version));
+            case CREATE ->
+                    List.of(Requests.createOp(path, Objects.requireNonNull(data), paths.acl()));
+            case REPLACE ->
+                    needsClaim()
+                            ? List.of(
+                                    Requests.createOp(claim(paths), new byte[0], paths.acl()),
+                                    Op.setData(path, Objects.requireNonNull(data), -1))
+                            : List.of(Op.setData(path, Objects.requireNonNull(data), version));
+        };
     }
 }

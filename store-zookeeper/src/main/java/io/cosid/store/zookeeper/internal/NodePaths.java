@@ -19,9 +19,11 @@ import org.apache.zookeeper.data.ACL;
  * {root}/owner/{ns}/{ownerKey}       the slots last owned by the key
  * {root}/.wrap/{digest}              claims for the one write per 2^32 that must pass
  *                                    data version -1
- * {root}/.line/{digest}              a range key's line of contended writers (empty data;
- *                                    its version grows as writers join)
- * {root}/.line/{digest}/w-{id}-{seq} one writer in the line (ephemeral, sequential)
+ * {root}/.line/{digest}              a range key's line of contended writers: its version is
+ *                                    the epoch, its data empty or the epoch's turn order
+ * {root}/.line/{digest}/w-s{size}-{id}-{seq}
+ *                                    a writer's seat in the line (ephemeral, sequential;
+ *                                    its version counts its turns)
  * </pre>
  */
 final class NodePaths {

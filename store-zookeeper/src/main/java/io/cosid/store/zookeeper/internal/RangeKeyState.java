@@ -2,7 +2,9 @@ package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.RangeState;
 import io.cosid.store.StoreCorruptedException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -38,7 +40,46 @@ final class RangeKeyState {
         }
     }
 
+    /**
+     * This store's seat in the key's line and what it knows of the line's current epoch ({@link
+     * WriterLine}), kept between two acquires while the seat lingers. Used by one writer at a time
+     * (the key's {@link AcquireCoalescer} turn); handed between writer and timer through {@link
+     * #takeSeat} and {@link #leave}.
+     */
+    static final class Lingering {
+        /** This writer's seat. */
+        WriterLine.Seat seat;
+
+        /** The epoch's schedule; null: read the line first. */
+        TurnSchedule schedule;
+
+        /** The line node's data version the schedule is for. */
+        int epoch;
+
+        /** This writer's next slot in the schedule. */
+        int slot;
+
+        /** A watch on the seat before that slot; null: none yet. */
+        CompletableFuture<Boolean> before;
+
+        /** A watch on the line node that completes when the epoch ends; null: none yet. */
+        CompletableFuture<Boolean> epochEnded;
+
+        Lingering(WriterLine.Seat seat) {
+            this.seat = seat;
+        }
+
+        /** Forgets the epoch: the next turn reads the line first. */
+        void forgetEpoch() {
+            schedule = null;
+            before = null;
+            epochEnded = null;
+        }
+    }
+
     private static final long HOT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final AtomicReference<Lingering> lingering = new AtomicReference<>();
 
     private final String key;
     private final String path;
@@ -107,6 +148,26 @@ final class RangeKeyState {
     /** Remembers the line as a read showed it. */
     void seeLine(LineSeen seen) {
         lineSeen = seen;
+    }
+
+    /** Whether this store keeps a seat in the key's line between acquires. */
+    boolean seated() {
+        return lingering.get() != null;
+    }
+
+    /** Keeps a seat in the key's line until the next acquire takes it or the store leaves it. */
+    void linger(Lingering seat) {
+        lingering.set(seat);
+    }
+
+    /** Takes the seat kept between acquires, if there is one. */
+    Lingering takeSeat() {
+        return lingering.getAndSet(null);
+    }
+
+    /** Takes the seat back from the key, unless an acquire took it first. */
+    boolean leave(Lingering seat) {
+        return lingering.compareAndSet(seat, null);
     }
 
     /** The state to write over next, or null when it must be read first. */

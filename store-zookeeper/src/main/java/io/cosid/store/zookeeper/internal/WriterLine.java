@@ -8,38 +8,50 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.Watcher;
 
 /**
- * The line that the writers of a contended range key join, so that each of them is served within
- * its budget however fast the others are or however the machine schedules them (docs/contract.md,
- * "Liveness under contention").
+ * The line that the writers of a contended range key join, so that each of them is served in turn
+ * however near the server it is or however the machine schedules it (docs/contract.md, "Liveness
+ * under contention").
  *
  * <p>Why a line: compare-and-set alone is not fair. The writer whose write just landed learns the
- * new version first and wins again; backoff that grows with each loss makes the longest waiter the
- * least likely to try; on a machine whose CPUs are saturated, who runs next is the scheduler's
- * choice. A writer that lost twice therefore joins the key's line: an ephemeral sequential node
- * under {@code {root}/.line/{digest}} ({@link NodePaths#line}). Joining also bumps the line node's
- * data version in the same transaction, and every writer outside the line sends its write with a
- * check of the line version it last saw. So once a writer has joined, no writer outside the line
- * can land a write before it has seen the line (its check fails, and the read behind it shows the
- * line); it joins at the back instead. In the line, only the first writer writes, and each waits
- * for the node ahead of it to go (a watch, not a poll).
+ * new version first and wins again; a writer further from the server loses every race; on a machine
+ * whose CPUs are saturated, who runs next is the scheduler's choice. A writer that lost twice
+ * therefore joins the key's line: an ephemeral sequential node (its <em>seat</em>) under {@code
+ * {root}/.line/{digest}} ({@link NodePaths#line}), named with the size it asks for.
  *
- * <p>The line only orders writers; the compare-and-set on the key's version alone keeps values
- * unique. So a line node whose writer is paused or gone (its session still alive) is removed by the
- * writers behind it once the key has not moved for a while: the cost of a wrong guess is one race,
- * never a duplicate.
+ * <p>Epochs: the line node's data version. Everything that changes who writes the key bumps it: a
+ * writer joining or leaving, a write from outside the line, an {@code advance} or a {@code seal},
+ * and the turn that opens an epoch. That opening turn reads the key and the seats and writes, with
+ * the key, the epoch's {@link TurnSchedule} into the line node: the seats in turn order (itself
+ * first), their sizes and their nodes' versions, and the key's state it wrote over.
+ *
+ * <p>Turns, one write round trip apart: within an epoch every writer knows from the schedule which
+ * slots are its own and the key's exact state before each, so it writes its slot without reading
+ * the key, as soon as the seat before it has written (a watch on that seat, whose data version each
+ * turn bumps). A chained turn is one multi: the key's {@code setData} at the slot's version, a
+ * check that the line is still at the epoch, a check that the seat before has made exactly its
+ * turns, and its own seat's version bumped. It lands only if every earlier slot of the epoch landed
+ * as scheduled; anything else (a skipped slot, a writer gone, a key written by hand) fails it, and
+ * the writer reads the line again, so a wrong expectation costs a failed write, never a duplicate.
+ * A seat whose slot is due and whose writer does not write while the key stands still is removed by
+ * the turn that opens the next epoch.
  */
 @Singleton
 final class WriterLine {
 
-    /** How a writer's node is named: a unique id (to find it after a lost reply), then a number. */
-    private static final String PREFIX = "w-";
+    /** How a seat is named: the size asked for, a unique id (to find it after a lost reply). */
+    private static final String SEAT = "w-";
+
+    /** Marks the declared size in a seat's name ({@code w-s100-{id}-{seq}}). */
+    private static final String SIZE = "s";
 
     private final RoundTrips roundTrips;
     private final Reads reads;
@@ -61,44 +73,82 @@ final class WriterLine {
         this.paths = paths;
     }
 
-    /** A writer's node in a line. */
-    record Place(String line, String name) {
+    /**
+     * A writer's seat in a line.
+     *
+     * @param line the line node
+     * @param name the seat's node name
+     * @param size the size it declares; -1 when its name declares none (another writer's, or one
+     *     placed by hand)
+     */
+    record Seat(String line, String name, long size) {
         String path() {
             return line + "/" + name;
         }
     }
 
-    /** A line as read: its writers in order, first first. */
-    record Order(List<String> names) {
+    /**
+     * A line as read: its seats in order, first first.
+     *
+     * @param seats the seats, first first
+     */
+    record Order(List<Seat> seats) {
 
-        boolean first(Place place) {
-            return !names.isEmpty() && names.get(0).equals(place.name());
+        int index(Seat seat) {
+            for (int i = 0; i < seats.size(); i++) {
+                if (seats.get(i).name().equals(seat.name())) {
+                    return i;
+                }
+            }
+            return -1;
         }
 
-        boolean holds(Place place) {
-            return names.contains(place.name());
-        }
-
-        /** The writer just ahead of {@code place}; null when it is first or not in line. */
-        String ahead(Place place) {
-            int i = names.indexOf(place.name());
-            return i > 0 ? names.get(i - 1) : null;
-        }
-
-        String head() {
-            return names.isEmpty() ? null : names.get(0);
+        boolean holds(Seat seat) {
+            return index(seat) >= 0;
         }
     }
 
+    /** One daemon thread for every store in the JVM, to leave seats nobody came back for. */
+    private static final ScheduledThreadPoolExecutor TIMER = timer();
+
+    private static ScheduledThreadPoolExecutor timer() {
+        ScheduledThreadPoolExecutor timer =
+                new ScheduledThreadPoolExecutor(
+                        1,
+                        r -> {
+                            Thread t = new Thread(r, "cosid-store-writer-line");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
+
+    /** Runs {@code task} on the line's timer thread after {@code nanos}. */
+    static void later(long nanos, Runnable task) {
+        var unused = TIMER.schedule(task, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** The prefix of a new seat asking for {@code size}. */
+    private static String seatPrefix(String line, long size, String id) {
+        return line + "/" + SEAT + SIZE + size + "-" + id + "-";
+    }
+
+    /** A seat from the path a create returned. */
+    static Seat seatAt(String line, String createdPath) {
+        String name = createdPath.substring(createdPath.lastIndexOf('/') + 1);
+        return new Seat(line, name, declaredSize(name));
+    }
+
     /**
-     * Joins the line at its back: one transaction that creates this writer's node and bumps the
+     * Joins the line at its back: one transaction that creates this writer's seat and bumps the
      * line's version, so that every writer outside the line fails its next check and sees it.
-     * Creates the line first when it is missing. A lost reply is settled by looking for the node's
+     * Creates the line first when it is missing. A lost reply is settled by looking for the seat's
      * unique id.
      */
-    Place join(Deadline deadline, String line) {
+    Seat join(Deadline deadline, String line, long size) {
         String id = UUID.randomUUID().toString();
-        String prefix = line + "/" + PREFIX + id + "-";
+        String prefix = seatPrefix(line, size, id);
         while (deadline.hasTimeLeft()) {
             Reply r =
                     roundTrips.sendOne(
@@ -111,19 +161,14 @@ final class WriterLine {
                                                             prefix, paths.acl()),
                                                     Op.setData(line, new byte[0], -1))));
             if (r.ok()) {
-                String created = ((OpResult.CreateResult) r.results().get(0)).getPath();
-                return new Place(line, created.substring(line.length() + 1));
+                return seatAt(line, ((OpResult.CreateResult) r.results().get(0)).getPath());
             }
             if (r.is(Code.NONODE)) {
                 pathCreator.ensure(deadline, line);
             } else if (r.connectionProblem()) {
-                Reply children = reads.one(deadline, h -> Requests.getChildren(h, line));
-                if (children.ok()) {
-                    for (String name : children.children()) {
-                        if (name.startsWith(PREFIX + id + "-")) {
-                            return new Place(line, name);
-                        }
-                    }
+                Seat found = find(deadline, line, prefix);
+                if (found != null) {
+                    return found;
                 }
             } else {
                 throw failures.unexpected(deadline, r);
@@ -132,19 +177,53 @@ final class WriterLine {
         throw deadline.expired(null);
     }
 
-    /** The line's writers in the order they joined, from a listing of the line node. */
-    static Order order(Reply children) {
-        if (!children.ok()) {
-            return new Order(List.of());
-        }
-        List<String> names = new ArrayList<>();
-        for (String name : children.children()) {
-            if (name.startsWith(PREFIX)) {
-                names.add(name);
+    /** The seat whose name starts as {@code prefix} does, if the line holds it. */
+    Seat find(Deadline deadline, String line, String prefix) {
+        String start = prefix.substring(line.length() + 1);
+        Reply children = reads.one(deadline, h -> Requests.getChildren(h, line));
+        if (children.ok()) {
+            for (String name : children.children()) {
+                if (name.startsWith(start)) {
+                    return new Seat(line, name, declaredSize(name));
+                }
             }
         }
-        names.sort(Comparator.comparingLong(WriterLine::sequence));
-        return new Order(List.copyOf(names));
+        return null;
+    }
+
+    /** The line's seats in the order they were taken, from a listing of the line node. */
+    static Order order(String line, Reply children) {
+        if (children == null || !children.ok() || children.children() == null) {
+            return new Order(List.of());
+        }
+        return order(line, children.children());
+    }
+
+    /** The line's seats in the order they were taken, from the line node's child names. */
+    static Order order(String line, List<String> children) {
+        List<Seat> seats = new ArrayList<>();
+        for (String name : children) {
+            if (name.startsWith(SEAT)) {
+                seats.add(new Seat(line, name, declaredSize(name)));
+            }
+        }
+        seats.sort(Comparator.comparingLong(s -> sequence(s.name())));
+        return new Order(List.copyOf(seats));
+    }
+
+    /** The size a seat's name declares; -1 when it declares none. */
+    static long declaredSize(String name) {
+        if (!name.startsWith(SEAT + SIZE)) {
+            return -1;
+        }
+        int end = name.indexOf('-', SEAT.length() + SIZE.length());
+        try {
+            return end < 0
+                    ? -1
+                    : Long.parseLong(name.substring(SEAT.length() + SIZE.length(), end));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The number ZooKeeper appended (10 digits after the last '-'). */
@@ -157,39 +236,112 @@ final class WriterLine {
     }
 
     /**
-     * Waits until the node {@code ahead} is gone or {@code maxNanos} pass, whichever is first.
-     *
-     * @return whether something happened to it (deleted or changed) before the wait ran out
+     * Watches a seat until its node's data version reaches {@code version} (its writer made the
+     * turn before this writer's) or it goes: the future completes with true when the version was
+     * reached or the node changed, false when the node is gone.
      */
-    boolean awaitGone(Deadline deadline, String ahead, long maxNanos) {
-        CompletableFuture<Void> fired = new CompletableFuture<>();
-        Reply r =
-                roundTrips.sendOne(
-                        deadline, h -> Requests.exists(h, ahead, e -> fired.complete(null)));
-        if (!r.ok()) {
-            return true; // already gone, or a connection problem: look again
-        }
-        long wait = Math.min(maxNanos, deadline.remainingNanos());
-        if (wait <= 0) {
-            return false;
-        }
+    CompletableFuture<Boolean> watchSeat(String path, int version) {
+        CompletableFuture<Boolean> moved = new CompletableFuture<>();
         try {
-            fired.get(wait, TimeUnit.NANOSECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            throw deadline.interrupted(e);
-        } catch (ExecutionException e) {
-            return true;
+            roundTrips.sendAndForget(
+                    h ->
+                            Requests.exists(
+                                            h,
+                                            path,
+                                            e ->
+                                                    moved.complete(
+                                                            e.getType()
+                                                                    != Watcher.Event.EventType
+                                                                            .NodeDeleted))
+                                    .whenComplete(
+                                            (r, t) -> {
+                                                if (r == null || r.is(Code.NONODE)) {
+                                                    moved.complete(false);
+                                                } else if (r.ok()
+                                                        && r.stat().getVersion() - version >= 0) {
+                                                    moved.complete(true);
+                                                } else if (!r.ok()) {
+                                                    moved.complete(false);
+                                                }
+                                            }));
+        } catch (RuntimeException e) {
+            moved.complete(false);
         }
+        return moved;
     }
 
     /**
-     * Removes a node from the line without waiting: this writer's own once it is served or gives
-     * up, or a stalled first writer's. Whoever waits behind it checks for it anyway.
+     * Watches the line node until its data version is no longer {@code epoch}: the future completes
+     * when a reply or a watch shows that the epoch ended.
      */
-    void remove(String path) {
-        roundTrips.sendAndForget(h -> Requests.delete(h, path, -1));
+    CompletableFuture<Boolean> watchEpoch(String line, int epoch) {
+        CompletableFuture<Boolean> ended = new CompletableFuture<>();
+        try {
+            roundTrips.sendAndForget(
+                    h ->
+                            Requests.exists(h, line, e -> ended.complete(true))
+                                    .whenComplete(
+                                            (r, t) -> {
+                                                if (r == null
+                                                        || !r.ok()
+                                                        || r.stat().getVersion() != epoch) {
+                                                    ended.complete(true);
+                                                }
+                                            }));
+        } catch (RuntimeException e) {
+            ended.complete(true);
+        }
+        return ended;
+    }
+
+    /** How a wait for the seat before this writer's slot ended. */
+    enum Wait {
+        /** The seat before changed: its turn landed. */
+        MOVED,
+        /** The seat before is gone. */
+        GONE,
+        /** The line's epoch ended. */
+        EPOCH_ENDED,
+        /** Nothing happened for the whole wait. */
+        STILL
+    }
+
+    /** Waits for either watch at most {@code maxNanos} and the budget. */
+    static Wait await(
+            Deadline deadline,
+            CompletableFuture<Boolean> before,
+            CompletableFuture<Boolean> epochEnded,
+            long maxNanos) {
+        long wait = Math.min(maxNanos, deadline.remainingNanos());
+        try {
+            CompletableFuture.anyOf(before, epochEnded)
+                    .get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return Wait.STILL;
+        } catch (InterruptedException e) {
+            throw deadline.interrupted(e);
+        } catch (ExecutionException e) {
+            return Wait.GONE;
+        }
+        if (epochEnded.isDone()) {
+            return Wait.EPOCH_ENDED;
+        }
+        return before.join() ? Wait.MOVED : Wait.GONE;
+    }
+
+    /**
+     * Leaves the line without waiting: one multi deletes the seat and ends the epoch (the line
+     * node's version moves and its schedule is cleared), so the writers behind read the line and
+     * open the next epoch instead of waiting for this writer's slot. If it does not get through,
+     * the seat stays until the writers behind find it stalled, or its session ends.
+     */
+    void leave(Seat seat) {
+        roundTrips.sendAndForget(
+                h ->
+                        Requests.multi(
+                                h,
+                                List.of(
+                                        Op.delete(seat.path(), -1),
+                                        Op.setData(seat.line(), new byte[0], -1))));
     }
 }

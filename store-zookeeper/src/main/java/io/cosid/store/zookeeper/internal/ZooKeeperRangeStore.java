@@ -25,6 +25,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -61,6 +63,9 @@ final class ZooKeeperRangeStore implements RangeStore {
     private static final int JOIN_AFTER_LOSSES = 2;
 
     private static final long MIN_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    /** The shortest time a seat is kept for a writer that may come back. */
+    private static final long MIN_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     /** A version no node has: the key's node was absent. */
     private static final int NO_NODE = Integer.MIN_VALUE;
@@ -121,7 +126,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (current == null) {
                 current = read(deadline, key);
             }
-            if (lost >= JOIN_AFTER_LOSSES || key.lineSeen().writers() > 0) {
+            if (lost >= JOIN_AFTER_LOSSES || key.lineSeen().writers() > 0 || key.seated()) {
                 return writeInLine(key, size, deadline);
             }
             RangeState next = after(key, stateOf(current), size);
@@ -150,55 +155,381 @@ final class ZooKeeperRangeStore implements RangeStore {
     }
 
     /**
-     * In the key's line: waits to be first, then writes. Leaves the line whatever happens; a writer
-     * ahead that neither writes nor leaves while the key stands still is removed.
+     * In the key's line: writes this writer's next slot of the epoch's schedule, or opens a new
+     * epoch when there is no schedule it is part of ({@link WriterLine}). Keeps its seat for a
+     * while after a landed turn; leaves the line on every other way out.
      */
     private Range writeInLine(RangeKeyState key, long size, Deadline deadline) {
-        WriterLine.Place place = line.join(deadline, key.line());
+        RangeKeyState.Lingering mine = key.takeSeat();
+        if (mine != null && mine.seat.size() != size) {
+            leave(mine); // it declares another size: its slots in the schedule are not this
+            mine = null;
+        }
+        boolean landed = false;
         try {
-            boolean waitedOut = false;
-            int lastVersion = NO_NODE;
-            String lastHead = null;
+            int stillAt = NO_NODE;
+            int stillFor = -1;
             while (deadline.hasTimeLeft()) {
-                List<Reply> r =
-                        reads.all(
-                                deadline,
-                                h ->
-                                        List.of(
-                                                Requests.getChildren(h, key.line()),
-                                                Requests.getData(h, key.path())));
-                key.seeLine(LineSeen.of(r.get(0)));
-                Seen current = seen(deadline, key, r.get(1));
-                WriterLine.Order order = WriterLine.order(r.get(0));
-                if (!order.holds(place)) {
-                    // removed as stalled while this writer was paused: back of the line
-                    place = line.join(deadline, key.line());
+                if (mine == null) {
+                    mine = new RangeKeyState.Lingering(line.join(deadline, key.line(), size));
+                }
+                if (mine.schedule == null) {
+                    Range opened = readOrOpen(deadline, key, mine, size, false);
+                    if (opened != null) {
+                        landed = true;
+                        return opened;
+                    }
+                    if (mine.seat == null) {
+                        mine = null; // gone from the line: join again
+                    }
                     continue;
                 }
-                if (order.first(place)) {
-                    RangeState next = after(key, stateOf(current), size);
-                    long started = System.nanoTime();
-                    if (write(deadline, key, current, next, false, false).landed()) {
-                        latency.landed(System.nanoTime() - started);
-                        return new Range(key.key(), next.next() - size, next.next());
+                TurnSchedule plan = mine.schedule;
+                int me = plan.indexOf(mine.seat.name());
+                TurnSchedule.Slot slot = plan.slot(mine.slot);
+                if (me < 0 || slot == null) {
+                    mine.forgetEpoch();
+                    continue;
+                }
+                int before = (mine.slot - 1) % plan.size();
+                if (before != me) {
+                    if (mine.epochEnded == null) {
+                        mine.epochEnded = line.watchEpoch(key.line(), mine.epoch);
                     }
-                    continue; // a writer that had not seen the line yet came first
+                    if (mine.before == null) {
+                        mine.before =
+                                line.watchSeat(
+                                        key.line() + "/" + plan.seats().get(before),
+                                        plan.seatVersionBefore(before, mine.slot));
+                    }
+                    if (stillFor != mine.slot) {
+                        // the key's version as this writer last knew it, when it began to wait
+                        Seen known = key.seen();
+                        stillAt = known == null ? NO_NODE : known.version();
+                        stillFor = mine.slot;
+                    }
+                    WriterLine.Wait waited =
+                            WriterLine.await(deadline, mine.before, mine.epochEnded, stallNanos());
+                    if (waited == WriterLine.Wait.STILL) {
+                        // the seat before has not written for a while: if the key stood still
+                        // too, the seat whose slot is due is stalled, and the next epoch leaves it
+                        // out; if not, the line moves slowly: wait again
+                        int now = versionOfKey(deadline, key);
+                        if (now != stillAt) {
+                            stillAt = now;
+                            continue;
+                        }
+                    }
+                    mine.before = null;
+                    if (waited != WriterLine.Wait.MOVED) {
+                        Range opened =
+                                readOrOpen(
+                                        deadline, key, mine, size, waited == WriterLine.Wait.STILL);
+                        if (opened != null) {
+                            landed = true;
+                            return opened;
+                        }
+                        if (mine.seat == null) {
+                            mine = null;
+                        }
+                        continue;
+                    }
                 }
-                if (waitedOut
-                        && versionOf(current) == lastVersion
-                        && order.head().equals(lastHead)) {
-                    line.remove(key.line() + "/" + order.head());
+                Range range = writeSlot(deadline, key, mine, plan, slot, me, size);
+                if (range != null) {
+                    landed = true;
+                    return range;
                 }
-                lastVersion = versionOf(current);
-                lastHead = order.head();
-                waitedOut =
-                        !line.awaitGone(
-                                deadline, key.line() + "/" + order.ahead(place), stallNanos());
+                if (mine.seat == null) {
+                    mine = null;
+                }
             }
             throw deadline.expired(null);
         } finally {
-            line.remove(place.path());
+            if (mine != null) {
+                if (landed) {
+                    linger(key, mine);
+                } else {
+                    leave(mine);
+                }
+            }
         }
+    }
+
+    /** The key's node's data version now; a read. */
+    private int versionOfKey(Deadline deadline, RangeKeyState key) {
+        Reply r = reads.one(deadline, h -> Requests.getData(h, key.path()));
+        return r.ok() ? r.stat().getVersion() : NO_NODE;
+    }
+
+    /**
+     * Reads the line node, the key and the seats in one round trip. If the line holds a schedule
+     * for its current epoch that this writer's seat is part of, takes it (its next slot follows
+     * from the key's version) and returns null. Otherwise opens a new epoch: one multi writes this
+     * writer's range over the key as read, the new schedule (this writer first, the others in seat
+     * order after it, each with its node's version as read) over the line node at the version read,
+     * and bumps this writer's seat; with {@code dropDue}, the seat whose slot is due is deleted in
+     * the same multi and left out. Returns the range when it lands, null otherwise (the caller
+     * reads again; {@code mine.seat} is null when this writer's seat is gone).
+     */
+    private Range readOrOpen(
+            Deadline deadline,
+            RangeKeyState key,
+            RangeKeyState.Lingering mine,
+            long size,
+            boolean dropDue) {
+        mine.forgetEpoch();
+        Reply children = reads.one(deadline, h -> Requests.getChildren(h, key.line()));
+        if (children.is(Code.NONODE)) {
+            mine.seat = null;
+            return null;
+        }
+        if (!children.ok()) {
+            throw failures.unexpected(deadline, children);
+        }
+        WriterLine.Order order = WriterLine.order(key.line(), children);
+        if (!order.holds(mine.seat)) {
+            mine.seat = null; // removed as stalled while this writer was paused
+            return null;
+        }
+        List<Op> ops = new ArrayList<>();
+        ops.add(Op.getData(key.path()));
+        ops.add(Op.getData(key.line()));
+        order.seats().forEach(seat -> ops.add(Op.getData(seat.path())));
+        Reply r = reads.one(deadline, h -> Requests.multi(h, ops));
+        if (r.results() == null || r.results().size() != ops.size()) {
+            throw failures.unexpected(deadline, r);
+        }
+        Reply node = result(key.path(), r.results().get(0));
+        Reply lineNode = result(key.line(), r.results().get(1));
+        Seen current = seen(deadline, key, node);
+        if (!lineNode.ok()) {
+            mine.seat = null; // the line node is gone, and this writer's seat with it
+            return null;
+        }
+        int epoch = lineNode.stat().getVersion();
+        key.seeLine(new LineSeen(true, epoch, order.seats().size()));
+        TurnSchedule plan =
+                current == null || current.state() == null
+                        ? null
+                        : TurnSchedule.decode(
+                                "the writer line "
+                                        + key.line()
+                                        + " of "
+                                        + key.location()
+                                        + " (it only orders writers: deleting it while no store"
+                                        + " writes the key repairs it)",
+                                lineNode.data());
+        int done = plan == null ? 0 : current.version() - plan.base();
+        if (!dropDue
+                && plan != null
+                && epoch != -1
+                && plan.czxid() == node.stat().getCzxid()
+                && plan.indexOf(mine.seat.name()) >= 0
+                && done >= 1
+                && asScheduled(plan, order, r.results(), done)) {
+            // the epoch is running: this writer's next slot is its first at or after the one due
+            int me = plan.indexOf(mine.seat.name());
+            mine.schedule = plan;
+            mine.epoch = epoch;
+            mine.slot = done + Math.floorMod(me - done, plan.size());
+            return null;
+        }
+        // open the next epoch: this writer first, then the others in seat order after it
+        List<String> seats = new ArrayList<>();
+        List<Integer> versions = new ArrayList<>();
+        String due =
+                dropDue && plan != null && done >= 0
+                        ? plan.seats().get(Math.floorMod(done, plan.size()))
+                        : null;
+        int at = order.index(mine.seat);
+        for (int i = 0; i < order.seats().size(); i++) {
+            WriterLine.Seat seat = order.seats().get((at + i) % order.seats().size());
+            Reply seatNode =
+                    result(seat.path(), r.results().get(2 + (at + i) % order.seats().size()));
+            if (seat.size() <= 0 || !seatNode.ok() || (seat.name().equals(due) && i > 0)) {
+                continue; // declares no size, went away, or is left out as stalled
+            }
+            seats.add(seat.name());
+            versions.add(seatNode.stat().getVersion());
+        }
+        if (seats.isEmpty() || !seats.get(0).equals(mine.seat.name())) {
+            mine.seat = null; // this writer's seat went away meanwhile
+            return null;
+        }
+        RangeState after = after(key, stateOf(current), size);
+        byte[] data = RangeCodec.encode(after);
+        // a key with no state yet (its node absent, or an unused parent) gets its first value
+        // without a schedule: the next turn reads again
+        TurnSchedule next =
+                current == null || current.state() == null
+                        ? null
+                        : new TurnSchedule(
+                                current.version(),
+                                current.state().next(),
+                                node.stat().getCzxid(),
+                                List.copyOf(seats),
+                                seats.stream().mapToLong(WriterLine::declaredSize).toArray(),
+                                versions.stream().mapToInt(Integer::intValue).toArray());
+        List<NodeChange> changes = new ArrayList<>();
+        changes.add(
+                current == null
+                        ? NodeChange.create(key.path(), data)
+                        : NodeChange.replace(key.path(), current.version(), current.data(), data));
+        changes.add(
+                NodeChange.replace(
+                        key.line(),
+                        epoch,
+                        lineNode.data(),
+                        next == null ? new byte[0] : next.encode()));
+        changes.add(
+                NodeChange.replace(mine.seat.path(), versions.get(0), new byte[0], new byte[0]));
+        if (due != null && !due.equals(mine.seat.name()) && seats.indexOf(due) < 0) {
+            changes.add(NodeChange.delete(key.line() + "/" + due, -1));
+        }
+        long started = System.nanoTime();
+        WriteOutcome outcome =
+                conditionalWrite.send(deadline, key.location(), changes.toArray(NodeChange[]::new));
+        key.forget();
+        if (outcome.landed()) {
+            latency.landed(System.nanoTime() - started);
+            Stat stat = outcome.stat(0);
+            key.check(stat, after);
+            key.see(new Seen(after, stat.getVersion(), data));
+            if (next != null && epoch + 1 != -1) {
+                mine.schedule = next;
+                mine.epoch = epoch + 1;
+                mine.slot = next.size();
+            }
+            return new Range(key.key(), after.next() - size, after.next());
+        }
+        if (outcome.kind() == WriteOutcome.Kind.LOST_RACE
+                && mine.seat.path().equals(outcome.failedOn())) {
+            mine.seat = null;
+        }
+        return null; // another writer opened the epoch or wrote first: read again
+    }
+
+    /**
+     * Whether every seat of the schedule is still in the line and has made exactly the turns the
+     * schedule gives it before slot {@code done}: then the key's state is the schedule's, and the
+     * epoch can go on. Anything else (a seat gone, a key written by hand) needs a new epoch.
+     */
+    private static boolean asScheduled(
+            TurnSchedule plan, WriterLine.Order order, List<OpResult> seatReads, int done) {
+        for (int i = 0; i < plan.size(); i++) {
+            String name = plan.seats().get(i);
+            int at = -1;
+            for (int j = 0; j < order.seats().size(); j++) {
+                if (order.seats().get(j).name().equals(name)) {
+                    at = j;
+                }
+            }
+            if (at < 0
+                    || !(seatReads.get(2 + at) instanceof OpResult.GetDataResult g)
+                    || g.getStat().getVersion() != plan.seatVersionBefore(i, done)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A read-only multi's result as a reply. */
+    private static Reply result(String path, OpResult result) {
+        return result instanceof OpResult.GetDataResult g
+                ? new Reply(0, path, g.getData(), g.getStat(), null, null)
+                : Reply.of(Code.get(((OpResult.ErrorResult) result).getErr()), path);
+    }
+
+    /**
+     * One chained turn: this writer's slot, written over the state the schedule gives it, with the
+     * checks that make it land only if every earlier slot of the epoch landed as scheduled. Returns
+     * the range when it lands; otherwise forgets the epoch (or the seat, when it is gone).
+     */
+    private Range writeSlot(
+            Deadline deadline,
+            RangeKeyState key,
+            RangeKeyState.Lingering mine,
+            TurnSchedule plan,
+            TurnSchedule.Slot slot,
+            int me,
+            long size) {
+        RangeState before = TurnSchedule.stateAt(slot);
+        RangeState after = after(key, before, size);
+        byte[] data = RangeCodec.encode(after);
+        int previous = (slot.index() - 1) % plan.size();
+        List<NodeChange> changes = new ArrayList<>(4);
+        changes.add(
+                NodeChange.replace(key.path(), slot.version(), RangeCodec.encode(before), data));
+        changes.add(NodeChange.check(key.line(), mine.epoch));
+        if (previous != me) {
+            changes.add(
+                    NodeChange.check(
+                            key.line() + "/" + plan.seats().get(previous),
+                            plan.seatVersionBefore(previous, slot.index())));
+        }
+        changes.add(
+                NodeChange.replace(
+                        mine.seat.path(),
+                        plan.seatVersionBefore(me, slot.index()),
+                        new byte[0],
+                        new byte[0]));
+        long started = System.nanoTime();
+        WriteOutcome outcome =
+                conditionalWrite.send(deadline, key.location(), changes.toArray(NodeChange[]::new));
+        key.forget();
+        switch (outcome.kind()) {
+            case LANDED -> {
+                latency.landed(System.nanoTime() - started);
+                Stat stat = outcome.stat(0);
+                key.check(stat, after);
+                key.see(new Seen(after, stat.getVersion(), data));
+                mine.slot = plan.nextOf(slot.index());
+                return new Range(key.key(), after.next() - size, after.next());
+            }
+            case LOST_RACE -> {
+                if (mine.seat.path().equals(outcome.failedOn())) {
+                    mine.seat = null; // gone or changed: join again
+                }
+            }
+            case PARENT_MISSING, UNKNOWN, NODE_GONE -> {
+                // read the line again; an unknown turn is never resent, its range is a gap
+            }
+        }
+        mine.forgetEpoch();
+        return null;
+    }
+
+    /**
+     * Keeps the seat for a while, so that a writer that comes straight back keeps its place in the
+     * schedule (one further from the server included); a writer that does not come back in time
+     * leaves the line.
+     */
+    private void linger(RangeKeyState key, RangeKeyState.Lingering mine) {
+        key.linger(mine);
+        WriterLine.later(
+                lingerNanos(),
+                () -> {
+                    if (key.leave(mine)) {
+                        leave(mine);
+                    }
+                });
+    }
+
+    /**
+     * Leaves the line without waiting: the seat goes and the epoch ends (the line node's version
+     * moves and its schedule is cleared), so the writers behind open the next one at once instead
+     * of waiting for this writer's slot.
+     */
+    private void leave(RangeKeyState.Lingering mine) {
+        if (mine.seat != null) {
+            line.leave(mine.seat);
+        }
+    }
+
+    /** How long a seat is kept for a writer that may come back: a few of its write round trips. */
+    private long lingerNanos() {
+        return Math.max(MIN_LINGER_NANOS, 4 * latency.writeNanos());
     }
 
     /**
@@ -219,10 +550,6 @@ final class ZooKeeperRangeStore implements RangeStore {
             throw new RangeExhaustedException(key.key(), state.next(), size);
         }
         return new RangeState(state.next() + size, false);
-    }
-
-    private static int versionOf(Seen seen) {
-        return seen == null ? NO_NODE : seen.version();
     }
 
     @Override
@@ -248,7 +575,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (atLeast <= now.next()) {
                 return now.next();
             }
-            if (write(deadline, state, current, new RangeState(atLeast, false), false, false)
+            if (write(deadline, state, current, new RangeState(atLeast, false), false, true)
                     .landed()) {
                 return atLeast;
             }
@@ -272,7 +599,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                                     current,
                                     new RangeState(now.next(), true),
                                     false,
-                                    false)
+                                    true)
                             .landed()) {
                 return now.next();
             }
@@ -393,10 +720,15 @@ final class ZooKeeperRangeStore implements RangeStore {
                         : NodeChange.replace(key.path(), current.version(), current.data(), data));
         LineSeen lineSeen = key.lineSeen();
         if (guarded && current != null) {
+            // a write from outside the line ends the line's epoch: writers in it read again
+            // instead of writing over a state they computed
             changes.add(
-                    lineSeen.exists()
-                            ? NodeChange.check(key.line(), lineSeen.version())
-                            : NodeChange.create(key.line(), new byte[0]));
+                    !lineSeen.exists()
+                            ? NodeChange.create(key.line(), new byte[0])
+                            : lineSeen.version() == -1
+                                    ? NodeChange.check(key.line(), -1)
+                                    : NodeChange.replace(
+                                            key.line(), lineSeen.version(), null, new byte[0]));
         }
         WriteOutcome outcome =
                 readBehind
@@ -409,8 +741,16 @@ final class ZooKeeperRangeStore implements RangeStore {
                 Stat stat = outcome.stat(0);
                 key.check(stat, next);
                 key.see(new Seen(next, stat.getVersion(), data));
-                if (changes.size() > 1 && !lineSeen.exists()) {
-                    key.seeLine(new LineSeen(true, 0, 0));
+                if (changes.size() > 1) {
+                    // the line as this write left it: created, or its version moved on by one
+                    Stat line = outcome.stat(1);
+                    key.seeLine(
+                            new LineSeen(
+                                    true,
+                                    line != null
+                                            ? line.getVersion()
+                                            : lineSeen.exists() ? lineSeen.version() + 1 : 0,
+                                    lineSeen.writers()));
                 }
             }
             case LOST_RACE -> {

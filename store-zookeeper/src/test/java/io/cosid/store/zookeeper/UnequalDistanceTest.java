@@ -1,0 +1,160 @@
+package io.cosid.store.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosid.store.Store;
+import io.cosid.store.StoreException;
+import io.cosid.store.tck.HistoryChecker;
+import io.cosid.store.tck.HistoryRecorder;
+import io.cosid.store.zookeeper.harness.DelayingProxy;
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Clients at unequal distances from the server share a hot key fairly (docs/contract.md, "Liveness
+ * under contention"): some reach the server through a proxy that adds one-way latency, as a client
+ * in another rack or zone would, and all of them acquire back to back on one key. Over every 2 s
+ * window each client must get at least a third of the mean share, and no acquire may run out of its
+ * budget. (Compare-and-set alone gives the nearer client nearly everything: a client 2 ms further
+ * away once got 33 acquires against 37,012.)
+ */
+@DisplayName("Fairness on ZooKeeper: clients at unequal distances share a hot key")
+class UnequalDistanceTest {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    private static final Duration BUDGET = Duration.ofSeconds(5);
+    private static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final int WINDOWS = 3;
+
+    private final ZooKeeperFixture fixture = new ZooKeeperFixture(SERVER.server());
+    private final List<Store> stores = new ArrayList<>();
+    private final List<DelayingProxy> proxies = new ArrayList<>();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final HistoryRecorder recorder = new HistoryRecorder();
+
+    @AfterEach
+    void close() {
+        pool.shutdownNow();
+        stores.forEach(Store::close);
+        proxies.forEach(DelayingProxy::close);
+        fixture.close();
+    }
+
+    @ParameterizedTest(name = "{0} near, {1} further by {2} ms one way")
+    @CsvSource({"1, 1, 1", "1, 1, 2", "1, 1, 5", "3, 1, 2", "2, 2, 5"})
+    @DisplayName("each client gets at least a third of the mean share in every 2 s window")
+    void sharesAreFair(int near, int far, int delayMillis) throws Exception {
+        DelayingProxy proxy =
+                new DelayingProxy(
+                        port(SERVER.server().connectString()), Duration.ofMillis(delayMillis));
+        proxies.add(proxy);
+        List<Store> clients = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < near; i++) {
+            clients.add(open(SERVER.server().connectString()));
+            names.add("near-" + i);
+        }
+        for (int i = 0; i < far; i++) {
+            clients.add(open(proxy.connectString()));
+            names.add("far-" + i);
+        }
+        String key = "hot-" + near + "-" + far + "-" + delayMillis;
+        clients.get(0).ranges().acquire(key, 1); // the key exists before anybody is timed
+
+        CountDownLatch go = new CountDownLatch(1);
+        long[] startedAt = new long[1];
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        List<Future<List<Long>>> runs = new ArrayList<>();
+        for (int c = 0; c < clients.size(); c++) {
+            Store store = clients.get(c);
+            String name = names.get(c);
+            runs.add(
+                    pool.submit(
+                            () -> {
+                                go.await();
+                                List<Long> successes = new ArrayList<>();
+                                long end = startedAt[0] + WINDOWS * WINDOW_NANOS;
+                                while (System.nanoTime() < end) {
+                                    try {
+                                        recorder.acquire(store.ranges(), key, 1);
+                                        successes.add(System.nanoTime());
+                                    } catch (StoreException e) {
+                                        failures.add(name + ": " + e);
+                                    }
+                                }
+                                return successes;
+                            }));
+        }
+        startedAt[0] = System.nanoTime();
+        go.countDown();
+        long[][] perWindow = new long[clients.size()][WINDOWS];
+        for (int c = 0; c < clients.size(); c++) {
+            for (long at : runs.get(c).get(60, TimeUnit.SECONDS)) {
+                int w = (int) ((at - startedAt[0]) / WINDOW_NANOS);
+                if (w < WINDOWS) {
+                    perWindow[c][w]++;
+                }
+            }
+        }
+        StringBuilder table = new StringBuilder();
+        List<String> unfair = new ArrayList<>();
+        for (int w = 0; w < WINDOWS; w++) {
+            long total = 0;
+            for (long[] counts : perWindow) {
+                total += counts[w];
+            }
+            double mean = total / (double) clients.size();
+            table.append("window ").append(w).append(':');
+            for (int c = 0; c < clients.size(); c++) {
+                table.append(' ').append(names.get(c)).append('=').append(perWindow[c][w]);
+                if (perWindow[c][w] < mean / 3) {
+                    unfair.add(
+                            "window "
+                                    + w
+                                    + ": "
+                                    + names.get(c)
+                                    + " got "
+                                    + perWindow[c][w]
+                                    + " of a mean "
+                                    + Math.round(mean));
+                }
+            }
+            table.append('\n');
+        }
+        System.out.printf("%s near, %s further by %d ms:%n%s", near, far, delayMillis, table);
+        assertThat(failures).as("acquires that failed (shares:\n%s)", table).isEmpty();
+        assertThat(unfair)
+                .as("clients under a third of the mean share (shares:\n%s)", table)
+                .isEmpty();
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    private Store open(String connectString) {
+        Store s =
+                ZooKeeperStores.open(
+                        fixture.config()
+                                .withTimeout(BUDGET)
+                                .withOption("connectString", connectString));
+        stores.add(s);
+        return s;
+    }
+
+    private static int port(String connectString) {
+        return Integer.parseInt(connectString.substring(connectString.lastIndexOf(':') + 1));
+    }
+}
