@@ -1,10 +1,13 @@
 package io.cosid.store.benchmarks;
 
+import java.awt.BasicStroke;
+import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -51,7 +54,7 @@ final class Chart {
                         .yAxisTitle(yTitle)
                         .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setYAxisMin(0.0);
         series.forEach(
                 (name, xy) -> {
@@ -62,10 +65,10 @@ final class Chart {
                     if (dashed.get(name)) {
                         s.setMarker(SeriesMarkers.NONE);
                         s.setLineStyle(
-                                new java.awt.BasicStroke(
+                                new BasicStroke(
                                         2f,
-                                        java.awt.BasicStroke.CAP_BUTT,
-                                        java.awt.BasicStroke.JOIN_MITER,
+                                        BasicStroke.CAP_BUTT,
+                                        BasicStroke.JOIN_MITER,
                                         10f,
                                         new float[] {8f, 6f},
                                         0f));
@@ -79,7 +82,7 @@ final class Chart {
     }
 
     /** The client counts as chart x values. */
-    static double[] xs(java.util.List<Integer> values) {
+    static double[] xs(List<Integer> values) {
         return values.stream().mapToDouble(Integer::doubleValue).toArray();
     }
 }

@@ -1,6 +1,7 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.RangeState;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +91,7 @@ record TurnSchedule(
             list.append(seats.get(i)).append(':').append(versions[i]);
         }
         return Lines.encode(Map.of("base", base, "next", next, "czxid", czxid, "seats", list))
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /**
