@@ -116,6 +116,31 @@ class LineTamperTest {
     }
 
     @Test
+    @DisplayName(
+            "an advance from another store while writers take turns holds: every later range is"
+                    + " above it")
+    void advancedMeanwhile() throws Exception {
+        List<Future<?>> running = writers();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> acquires.get() >= 300);
+        long raised;
+        try (Store operator = ZooKeeperStores.open(fixture.config())) {
+            raised = operator.ranges().advance(KEY, current() + 1_000_000);
+        }
+        edited = true;
+        long at = acquires.get();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> acquires.get() >= at + 300);
+        stop.set(true);
+        for (Future<?> f : running) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(failures).isEmpty();
+        assertThat(after)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.start()).isGreaterThanOrEqualTo(raised));
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    @Test
     @DisplayName("a key lowered by hand is refused, never written over")
     void loweredByHand() throws Exception {
         List<Future<?>> running = writers();

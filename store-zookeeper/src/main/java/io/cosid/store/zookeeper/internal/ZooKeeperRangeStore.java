@@ -720,15 +720,12 @@ final class ZooKeeperRangeStore implements RangeStore {
                         : NodeChange.replace(key.path(), current.version(), current.data(), data));
         LineSeen lineSeen = key.lineSeen();
         if (guarded && current != null) {
-            // a write from outside the line ends the line's epoch: writers in it read again
-            // instead of writing over a state they computed
+            // writers that joined the line since this writer last looked bumped its version: the
+            // check makes this write fail, and the read behind it shows them
             changes.add(
-                    !lineSeen.exists()
-                            ? NodeChange.create(key.line(), new byte[0])
-                            : lineSeen.version() == -1
-                                    ? NodeChange.check(key.line(), -1)
-                                    : NodeChange.replace(
-                                            key.line(), lineSeen.version(), null, new byte[0]));
+                    lineSeen.exists()
+                            ? NodeChange.check(key.line(), lineSeen.version())
+                            : NodeChange.create(key.line(), new byte[0]));
         }
         WriteOutcome outcome =
                 readBehind
@@ -741,16 +738,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                 Stat stat = outcome.stat(0);
                 key.check(stat, next);
                 key.see(new Seen(next, stat.getVersion(), data));
-                if (changes.size() > 1) {
-                    // the line as this write left it: created, or its version moved on by one
-                    Stat line = outcome.stat(1);
-                    key.seeLine(
-                            new LineSeen(
-                                    true,
-                                    line != null
-                                            ? line.getVersion()
-                                            : lineSeen.exists() ? lineSeen.version() + 1 : 0,
-                                    lineSeen.writers()));
+                if (changes.size() > 1 && !lineSeen.exists()) {
+                    key.seeLine(new LineSeen(true, 0, 0));
                 }
             }
             case LOST_RACE -> {
