@@ -2,11 +2,14 @@ package io.cosid.store.zookeeper.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("WriterLine: seats in the order they were taken, with the sizes they declare")
+@DisplayName("WriterLine: seats in order with their sizes, and the wait for the turn before")
 class WriterLineTest {
 
     private static final String LINE = "/cosid/.line/abc";
@@ -37,5 +40,57 @@ class WriterLineTest {
         assertThat(WriterLine.declaredSize("w-1234abcd-0000000001")).isEqualTo(-1);
         assertThat(WriterLine.declaredSize("w-sx-0000000001")).isEqualTo(-1);
         assertThat(WriterLine.declaredSize("w-s")).isEqualTo(-1);
+    }
+
+    @Test
+    @DisplayName(
+            "a wait for the turn before ends as the first watch to fire says, or STILL after its"
+                    + " limit")
+    void waits() {
+        Deadline deadline = Deadline.start("acquire", Duration.ofSeconds(30));
+        long limit = TimeUnit.MILLISECONDS.toNanos(50);
+        assertThat(
+                        WriterLine.await(
+                                deadline,
+                                CompletableFuture.completedFuture(true),
+                                new CompletableFuture<>(),
+                                limit))
+                .isEqualTo(WriterLine.Wait.MOVED);
+        assertThat(
+                        WriterLine.await(
+                                deadline,
+                                CompletableFuture.completedFuture(false),
+                                new CompletableFuture<>(),
+                                limit))
+                .isEqualTo(WriterLine.Wait.GONE);
+        assertThat(
+                        WriterLine.await(
+                                deadline,
+                                new CompletableFuture<>(),
+                                CompletableFuture.completedFuture(true),
+                                limit))
+                .isEqualTo(WriterLine.Wait.EPOCH_ENDED);
+        assertThat(
+                        WriterLine.await(
+                                deadline,
+                                new CompletableFuture<>(),
+                                new CompletableFuture<>(),
+                                limit))
+                .isEqualTo(WriterLine.Wait.STILL);
+    }
+
+    @Test
+    @DisplayName("a wait never outlasts the operation's budget")
+    void waitsWithinBudget() {
+        Deadline spent = Deadline.start("acquire", Duration.ofMillis(1));
+        long started = System.nanoTime();
+        assertThat(
+                        WriterLine.await(
+                                spent,
+                                new CompletableFuture<>(),
+                                new CompletableFuture<>(),
+                                TimeUnit.SECONDS.toNanos(30)))
+                .isEqualTo(WriterLine.Wait.STILL);
+        assertThat(System.nanoTime() - started).isLessThan(TimeUnit.SECONDS.toNanos(10));
     }
 }
