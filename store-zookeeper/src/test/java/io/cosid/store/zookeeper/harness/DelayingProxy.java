@@ -75,23 +75,15 @@ public final class DelayingProxy implements AutoCloseable {
     }
 
     private void accept() {
-        while (!closed) {
-            try {
-                Socket client = listener.accept();
-                Socket server = new Socket();
-                server.connect(target, 2000);
-                client.setTcpNoDelay(true);
-                server.setTcpNoDelay(true);
-                sockets.add(client);
-                sockets.add(server);
-                direction("up", client, server);
-                direction("down", server, client);
-            } catch (IOException e) {
-                if (closed) {
-                    return;
-                }
-            }
-        }
+        ProxyConnections.accept(
+                listener,
+                target,
+                sockets,
+                () -> closed,
+                (client, server) -> {
+                    direction("up", client, server);
+                    direction("down", server, client);
+                });
     }
 
     /** One direction: a reader that stamps what it reads, a writer that sends it when due. */

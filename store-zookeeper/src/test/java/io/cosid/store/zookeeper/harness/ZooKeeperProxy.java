@@ -139,23 +139,16 @@ public final class ZooKeeperProxy implements AutoCloseable {
     }
 
     private void accept() {
-        while (!closed) {
-            try {
-                Socket client = listener.accept();
-                Socket server = new Socket();
-                server.connect(target, 2000);
-                sockets.add(client);
-                sockets.add(server);
-                Set<Integer> doomed = ConcurrentHashMap.newKeySet();
-                pump("zk-proxy-up", client, server, true, doomed);
-                pump("zk-proxy-down", server, client, false, doomed);
-            } catch (IOException e) {
-                if (!closed) {
-                    continue;
-                }
-                return;
-            }
-        }
+        ProxyConnections.accept(
+                listener,
+                target,
+                sockets,
+                () -> closed,
+                (client, server) -> {
+                    Set<Integer> doomed = ConcurrentHashMap.newKeySet();
+                    pump("zk-proxy-up", client, server, true, doomed);
+                    pump("zk-proxy-down", server, client, false, doomed);
+                });
     }
 
     private void pump(String name, Socket from, Socket to, boolean requests, Set<Integer> doomed) {
