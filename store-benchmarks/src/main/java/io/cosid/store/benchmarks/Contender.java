@@ -108,38 +108,6 @@ abstract class Contender implements AutoCloseable {
     }
 
     /**
-     * Unconditional setData on one node, each client its own session: not a counter (nothing to
-     * check for duplicates), only the server's capacity for writes to one node, which it commits in
-     * groups.
-     */
-    static final class UnconditionalSetData extends Contender {
-        private final CuratorFramework client;
-        private final String path;
-        private final byte[] data = "0".getBytes(StandardCharsets.UTF_8);
-
-        UnconditionalSetData(String connectString, String key) {
-            this.client = curator(connectString, Policy.DEFAULT);
-            this.path = "/ceiling/" + key;
-            try {
-                client.create().orSetData().creatingParentsIfNeeded().forPath(path, data);
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot create " + path, e);
-            }
-        }
-
-        @Override
-        long[] add(long step) throws Exception {
-            client.getZookeeperClient().getZooKeeper().setData(path, data, -1);
-            return new long[] {0, step};
-        }
-
-        @Override
-        public void close() {
-            client.close();
-        }
-    }
-
-    /**
      * Our RangeStore: the path's last segment is the key, under the store's root. Either with a
      * store (and so a session) of its own, or as one of several threads sharing a store, whose
      * acquires then coalesce.

@@ -130,6 +130,7 @@ public final class SideBySide {
     private final List<Table> tables = new ArrayList<>();
     private final List<String> verdicts = new ArrayList<>();
     private String connectString;
+    private int clientPort;
     private ServerCounters counters;
 
     private SideBySide(Settings settings) {
@@ -149,7 +150,8 @@ public final class SideBySide {
         SideBySide harness = new SideBySide(settings);
         try (ForkedEnsemble server = ForkedEnsemble.standalone(settings.version())) {
             harness.connectString = server.connectString();
-            harness.counters = new ServerCounters(server.clientPort(1));
+            harness.clientPort = server.clientPort(1);
+            harness.counters = new ServerCounters(harness.clientPort);
             Set<String> only = settings.scenarios();
             if (only.contains("single")) {
                 harness.singleClient();
@@ -436,11 +438,7 @@ public final class SideBySide {
                         "vs reference");
         int[][] mixes = {{1, 1}, {2, 2}};
         for (int delay : settings.distances()) {
-            try (DelayingProxy proxy =
-                    new DelayingProxy(
-                            Integer.parseInt(
-                                    connectString.substring(connectString.lastIndexOf(':') + 1)),
-                            Duration.ofMillis(delay))) {
+            try (DelayingProxy proxy = new DelayingProxy(clientPort, Duration.ofMillis(delay))) {
                 for (int[] mix : mixes) {
                     int near = mix[0];
                     int far = mix[1];

@@ -108,7 +108,7 @@ final class ConditionalWrite {
             Reply reply,
             List<Reply> behind) {
         if (reply.ok()) {
-            return WriteOutcome.landed(stats(changes, reply), behind);
+            return WriteOutcome.landed(stats(changes, reply));
         }
         if (reply.is(Code.BADVERSION) || reply.is(Code.NODEEXISTS)) {
             refuseStaleClaim(deadline, location, changes, reply);

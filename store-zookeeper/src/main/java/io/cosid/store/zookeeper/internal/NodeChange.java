@@ -65,11 +65,6 @@ record NodeChange(
         return kind == Kind.CREATE;
     }
 
-    /** Whether this is a check that changes nothing. */
-    boolean isCheck() {
-        return kind == Kind.CHECK;
-    }
-
     /** Whether a missing node fails the write as a lost race (a guard that is gone). */
     boolean guards() {
         return kind == Kind.CHECK || kind == Kind.DELETE;

@@ -10,9 +10,9 @@ import org.apache.zookeeper.data.Stat;
  * @param kind what happened
  * @param stats when it landed: per change, the node's new Stat, or null where the reply carries
  *     none (ZooKeeper's client drops the Stat of a create inside a multi sent through a chroot)
- * @param reads the reads pipelined behind the write when they were asked for, in order (null where
- *     one did not get through): after a lost race, the winner's state, so a retry needs no read of
- *     its own; else empty
+ * @param reads after a lost race, the reads pipelined behind the write when they were asked for,
+ *     one per change in order (null where one did not get through): the winner's state, so a retry
+ *     needs no read of its own; else empty
  * @param missingParent when a parent was missing, that parent; else null
  * @param failedOn after a lost race, the node whose version or existence failed the write; else
  *     null
@@ -43,11 +43,7 @@ record WriteOutcome(
     }
 
     static WriteOutcome landed(List<Stat> stats) {
-        return landed(stats, List.of());
-    }
-
-    static WriteOutcome landed(List<Stat> stats, List<Reply> reads) {
-        return new WriteOutcome(Kind.LANDED, stats, reads, null, null);
+        return new WriteOutcome(Kind.LANDED, stats, List.of(), null, null);
     }
 
     static WriteOutcome lostRace(List<Reply> reads, String failedOn) {
@@ -62,12 +58,14 @@ record WriteOutcome(
         return new WriteOutcome(Kind.PARENT_MISSING, List.of(), List.of(), parent, null);
     }
 
-    /** The first read pipelined behind the write (after a lost race: the winner's state). */
+    /** After a lost race, the read of the first change's node pipelined behind it; else null. */
     Reply behind() {
         return behind(0);
     }
 
-    /** Read {@code index} of those pipelined behind the write; null if none got through. */
+    /**
+     * After a lost race, the read of change {@code index}'s node pipelined behind it; else null.
+     */
     Reply behind(int index) {
         return index < reads.size() ? reads.get(index) : null;
     }

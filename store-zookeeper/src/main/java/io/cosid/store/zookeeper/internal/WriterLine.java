@@ -95,8 +95,13 @@ final class WriterLine {
     record Order(List<Seat> seats) {
 
         int index(Seat seat) {
+            return indexOf(seat.name());
+        }
+
+        /** The position of the seat named {@code name}; -1 when the line does not hold it. */
+        int indexOf(String name) {
             for (int i = 0; i < seats.size(); i++) {
-                if (seats.get(i).name().equals(seat.name())) {
+                if (seats.get(i).name().equals(name)) {
                     return i;
                 }
             }
@@ -242,31 +247,27 @@ final class WriterLine {
      */
     CompletableFuture<Boolean> watchSeat(String path, int version) {
         CompletableFuture<Boolean> moved = new CompletableFuture<>();
-        try {
-            roundTrips.sendAndForget(
-                    h ->
-                            Requests.exists(
-                                            h,
-                                            path,
-                                            e ->
-                                                    moved.complete(
-                                                            e.getType()
-                                                                    != Watcher.Event.EventType
-                                                                            .NodeDeleted))
-                                    .whenComplete(
-                                            (r, t) -> {
-                                                if (r == null || r.is(Code.NONODE)) {
-                                                    moved.complete(false);
-                                                } else if (r.ok()
-                                                        && r.stat().getVersion() - version >= 0) {
-                                                    moved.complete(true);
-                                                } else if (!r.ok()) {
-                                                    moved.complete(false);
-                                                }
-                                            }));
-        } catch (RuntimeException e) {
-            moved.complete(false);
-        }
+        roundTrips.sendAndForget(
+                h ->
+                        Requests.exists(
+                                        h,
+                                        path,
+                                        e ->
+                                                moved.complete(
+                                                        e.getType()
+                                                                != Watcher.Event.EventType
+                                                                        .NodeDeleted))
+                                .whenComplete(
+                                        (r, t) -> {
+                                            if (r == null || r.is(Code.NONODE)) {
+                                                moved.complete(false);
+                                            } else if (r.ok()
+                                                    && r.stat().getVersion() - version >= 0) {
+                                                moved.complete(true);
+                                            } else if (!r.ok()) {
+                                                moved.complete(false);
+                                            }
+                                        }));
         return moved;
     }
 
@@ -276,21 +277,17 @@ final class WriterLine {
      */
     CompletableFuture<Boolean> watchEpoch(String line, int epoch) {
         CompletableFuture<Boolean> ended = new CompletableFuture<>();
-        try {
-            roundTrips.sendAndForget(
-                    h ->
-                            Requests.exists(h, line, e -> ended.complete(true))
-                                    .whenComplete(
-                                            (r, t) -> {
-                                                if (r == null
-                                                        || !r.ok()
-                                                        || r.stat().getVersion() != epoch) {
-                                                    ended.complete(true);
-                                                }
-                                            }));
-        } catch (RuntimeException e) {
-            ended.complete(true);
-        }
+        roundTrips.sendAndForget(
+                h ->
+                        Requests.exists(h, line, e -> ended.complete(true))
+                                .whenComplete(
+                                        (r, t) -> {
+                                            if (r == null
+                                                    || !r.ok()
+                                                    || r.stat().getVersion() != epoch) {
+                                                ended.complete(true);
+                                            }
+                                        }));
         return ended;
     }
 

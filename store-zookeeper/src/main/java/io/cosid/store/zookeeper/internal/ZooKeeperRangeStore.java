@@ -263,14 +263,15 @@ final class ZooKeeperRangeStore implements RangeStore {
     }
 
     /**
-     * Reads the line node, the key and the seats in one round trip. If the line holds a schedule
-     * for its current epoch that this writer's seat is part of, takes it (its next slot follows
-     * from the key's version) and returns null. Otherwise opens a new epoch: one multi writes this
-     * writer's range over the key as read, the new schedule (this writer first, the others in seat
-     * order after it, each with its node's version as read) over the line node at the version read,
-     * and bumps this writer's seat; with {@code dropDue}, the seat whose slot is due is deleted in
-     * the same multi and left out. Returns the range when it lands, null otherwise (the caller
-     * reads again; {@code mine.seat} is null when this writer's seat is gone).
+     * Lists the line, then reads the key, the line node and every seat in one read-only multi (two
+     * round trips). If the line holds a schedule for its current epoch that this writer's seat is
+     * part of, takes it (its next slot follows from the key's version) and returns null. Otherwise
+     * opens a new epoch: one multi writes this writer's range over the key as read, the new
+     * schedule (this writer first, the others in seat order after it, each with its node's version
+     * as read) over the line node at the version read, and bumps this writer's seat; with {@code
+     * dropDue}, the seat whose slot is due is deleted in the same multi and left out. Returns the
+     * range when it lands, null otherwise (the caller reads again; {@code mine.seat} is null when
+     * this writer's seat is gone).
      */
     private Range readOrOpen(
             Deadline deadline,
@@ -300,8 +301,8 @@ final class ZooKeeperRangeStore implements RangeStore {
         if (r.results() == null || r.results().size() != ops.size()) {
             throw failures.unexpected(deadline, r);
         }
-        Reply node = result(key.path(), r.results().get(0));
-        Reply lineNode = result(key.line(), r.results().get(1));
+        Reply node = Reply.ofRead(key.path(), r.results().get(0));
+        Reply lineNode = Reply.ofRead(key.line(), r.results().get(1));
         Seen current = seen(deadline, key, node);
         if (!lineNode.ok()) {
             mine.seat = null; // the line node is gone, and this writer's seat with it
@@ -344,9 +345,9 @@ final class ZooKeeperRangeStore implements RangeStore {
                         : null;
         int at = order.index(mine.seat);
         for (int i = 0; i < order.seats().size(); i++) {
-            WriterLine.Seat seat = order.seats().get((at + i) % order.seats().size());
-            Reply seatNode =
-                    result(seat.path(), r.results().get(2 + (at + i) % order.seats().size()));
+            int j = (at + i) % order.seats().size();
+            WriterLine.Seat seat = order.seats().get(j);
+            Reply seatNode = Reply.ofRead(seat.path(), r.results().get(2 + j));
             if (seat.size() <= 0 || !seatNode.ok() || (seat.name().equals(due) && i > 0)) {
                 continue; // declares no size, went away, or is left out as stalled
             }
@@ -418,13 +419,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     private static boolean asScheduled(
             TurnSchedule plan, WriterLine.Order order, List<OpResult> seatReads, int done) {
         for (int i = 0; i < plan.size(); i++) {
-            String name = plan.seats().get(i);
-            int at = -1;
-            for (int j = 0; j < order.seats().size(); j++) {
-                if (order.seats().get(j).name().equals(name)) {
-                    at = j;
-                }
-            }
+            int at = order.indexOf(plan.seats().get(i));
             if (at < 0
                     || !(seatReads.get(2 + at) instanceof OpResult.GetDataResult g)
                     || g.getStat().getVersion() != plan.seatVersionBefore(i, done)) {
@@ -432,13 +427,6 @@ final class ZooKeeperRangeStore implements RangeStore {
             }
         }
         return true;
-    }
-
-    /** A read-only multi's result as a reply. */
-    private static Reply result(String path, OpResult result) {
-        return result instanceof OpResult.GetDataResult g
-                ? new Reply(0, path, g.getData(), g.getStat(), null, null)
-                : Reply.of(Code.get(((OpResult.ErrorResult) result).getErr()), path);
     }
 
     /**

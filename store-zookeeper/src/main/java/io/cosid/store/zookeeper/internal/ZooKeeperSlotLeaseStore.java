@@ -49,7 +49,6 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -586,22 +585,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 throw failures.unexpected(deadline, r);
             }
             for (int i = 0; i < chunk.size(); i++) {
-                OpResult result = r.results().get(i);
-                String path = paths.slot(ns, chunk.get(i));
-                if (result instanceof OpResult.GetDataResult g) {
-                    bySlot.put(
-                            chunk.get(i), new Reply(0, path, g.getData(), g.getStat(), null, null));
-                } else {
-                    bySlot.put(
-                            chunk.get(i),
-                            new Reply(
-                                    ((OpResult.ErrorResult) result).getErr(),
-                                    path,
-                                    null,
-                                    null,
-                                    null,
-                                    null));
-                }
+                bySlot.put(
+                        chunk.get(i),
+                        Reply.ofRead(paths.slot(ns, chunk.get(i)), r.results().get(i)));
             }
         }
         return bySlot;
