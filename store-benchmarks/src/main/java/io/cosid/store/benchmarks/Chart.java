@@ -24,6 +24,7 @@ final class Chart {
     private final String yTitle;
     private final Map<String, double[][]> series = new LinkedHashMap<>();
     private final Map<String, Boolean> dashed = new LinkedHashMap<>();
+    private final Map<String, Boolean> markers = new LinkedHashMap<>();
 
     Chart(String title, String xTitle, String yTitle) {
         this.title = title;
@@ -35,12 +36,21 @@ final class Chart {
     void series(String name, double[] x, double[] y) {
         series.put(name, new double[][] {x.clone(), y.clone()});
         dashed.put(name, false);
+        markers.put(name, true);
+    }
+
+    /** A series of many points drawn as a plain line. */
+    void line(String name, double[] x, double[] y) {
+        series.put(name, new double[][] {x.clone(), y.clone()});
+        dashed.put(name, false);
+        markers.put(name, false);
     }
 
     /** A reference drawn as a dashed line without markers. */
     void reference(String name, double[] x, double[] y) {
         series.put(name, new double[][] {x.clone(), y.clone()});
         dashed.put(name, true);
+        markers.put(name, false);
     }
 
     void write(Path png) {
@@ -62,8 +72,10 @@ final class Chart {
                         return;
                     }
                     XYSeries s = chart.addSeries(name, xy[0], xy[1]);
-                    if (dashed.get(name)) {
+                    if (!markers.get(name)) {
                         s.setMarker(SeriesMarkers.NONE);
+                    }
+                    if (dashed.get(name)) {
                         s.setLineStyle(
                                 new BasicStroke(
                                         2f,

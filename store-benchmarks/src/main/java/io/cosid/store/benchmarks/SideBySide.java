@@ -2,7 +2,9 @@ package io.cosid.store.benchmarks;
 
 import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
 import io.cosid.store.inmemory.InMemoryStores;
+import io.cosid.store.zookeeper.ZooKeeperStores;
 import io.cosid.store.zookeeper.harness.DelayingProxy;
 import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import java.io.IOException;
@@ -25,12 +27,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
+import org.apache.curator.framework.CuratorFramework;
 
 /**
  * The side-by-side harness: ours, Curator's {@code DistributedAtomicLong} and a bare versioned
  * {@code setData}, in one run on one real ZooKeeper server that the harness starts, plus slot
  * leases, 1024 instances starting together, and the in-memory store. Prints one table per scenario
- * and writes {@code results.md} and {@code throughput-vs-clients.png} to the output directory.
+ * and writes {@code results.md} and {@code throughput-vs-clients.png} and {@code
+ * instances-starting-together.png} to the output directory.
  *
  * <p>Arguments: {@code --seconds S} per measured run (default 5), {@code --warmup S} (default 2),
  * {@code --clients 1,2,4,8,16}, {@code --distances 1,2,5} (one-way milliseconds added for the
@@ -722,101 +727,198 @@ public final class SideBySide {
 
     // ---- many instances starting at once ----
 
+    /**
+     * The instances acquire one slot each, all released at once; the floor is the same sessions
+     * each creating one distinct node, measured before and after (the faster one is the floor).
+     */
     private void instancesStartingTogether() {
         int count = settings.instances();
         Table table =
                 new Table(
                         count
                                 + " instances started together, one 1024-slot namespace (each its"
-                                + " own store)",
-                        "instances",
-                        "distinct slots",
+                                + " own store and session), against the floor: the same sessions"
+                                + " each creating one distinct node",
+                        "run",
+                        "done",
                         "total ms",
                         "median us",
                         "p99 us",
                         "max us",
-                        "requests/acquire");
+                        "requests each");
+        List<CuratorFramework> clients = new ArrayList<>();
         List<Store> stores = new ArrayList<>();
         ExecutorService opener = Executors.newFixedThreadPool(32);
+        ExecutorService starters = Executors.newFixedThreadPool(count);
         try {
-            List<Future<Store>> opening = new ArrayList<>();
+            List<Future<CuratorFramework>> opening = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 opening.add(
                         opener.submit(
-                                () ->
-                                        Contender.Ours.openStore(
-                                                connectString, Contender.Policy.DEFAULT)));
+                                () -> Contender.curator(connectString, Contender.Policy.DEFAULT)));
             }
-            for (Future<Store> f : opening) {
-                stores.add(f.get());
+            for (Future<CuratorFramework> f : opening) {
+                CuratorFramework client = f.get();
+                clients.add(client);
+                stores.add(
+                        ZooKeeperStores.open(
+                                StoreConfig.of("bench", "zookeeper")
+                                        .withTimeout(Duration.ofSeconds(30))
+                                        .withOption("root", "/bench"),
+                                client));
             }
             stores.get(0).slots().define("start", 1024, Duration.ofSeconds(1));
-            ExecutorService starters = Executors.newFixedThreadPool(count);
-            try {
-                CountDownLatch go = new CountDownLatch(1);
-                List<Future<long[]>> acquires = new ArrayList<>();
-                for (int i = 0; i < count; i++) {
-                    Store store = stores.get(i);
-                    String owner = "instance-" + i;
-                    acquires.add(
-                            starters.submit(
-                                    () -> {
-                                        go.await();
-                                        long start = System.nanoTime();
-                                        SlotLease lease =
-                                                store.slots().acquire("start", owner, TTL);
-                                        return new long[] {lease.slot(), System.nanoTime() - start};
-                                    }));
-                }
-                long before = counters.received();
-                long start = System.nanoTime();
-                go.countDown();
-                Set<Long> slots = new HashSet<>();
-                Latencies latencies = new Latencies();
-                for (Future<long[]> f : acquires) {
-                    long[] r = f.get();
-                    slots.add(r[0]);
-                    latencies.add(r[1]);
-                }
-                long totalMillis = (System.nanoTime() - start) / 1_000_000;
-                long requests = counters.since(before);
-                if (slots.size() != count) {
-                    throw new IllegalStateException(
-                            count
-                                    + " instances ended with only "
-                                    + slots.size()
-                                    + " distinct slots: a DUPLICATE slot");
-                }
-                double max = 0;
-                for (Future<long[]> f : acquires) {
-                    max = Math.max(max, f.get()[1] / 1000.0);
-                }
-                table.row(
-                        count,
-                        slots.size(),
-                        totalMillis,
-                        latencies.medianMicros(),
-                        latencies.p99Micros(),
-                        max,
-                        requests / (double) count);
-                verdict(
+            clients.get(0).create().creatingParentsIfNeeded().forPath("/bench-floor");
+            Start floorBefore =
+                    together(
+                            starters,
+                            count,
+                            i -> {
+                                clients.get(i).create().forPath("/bench-floor/a" + i);
+                                return i;
+                            });
+            Start ours =
+                    together(
+                            starters,
+                            count,
+                            i ->
+                                    stores.get(i)
+                                            .slots()
+                                            .acquire("start", "instance-" + i, TTL)
+                                            .slot());
+            Start floorAfter =
+                    together(
+                            starters,
+                            count,
+                            i -> {
+                                clients.get(i).create().forPath("/bench-floor/b" + i);
+                                return i;
+                            });
+            if (ours.distinct() != count) {
+                throw new IllegalStateException(
                         count
-                                + " instances started together end with distinct slots (total "
-                                + totalMillis
-                                + " ms)",
-                        slots.size(),
-                        " distinct",
-                        slots.size() == count);
-            } finally {
-                starters.shutdownNow();
+                                + " instances ended with only "
+                                + ours.distinct()
+                                + " distinct slots: a DUPLICATE slot");
             }
+            floorBefore.row(table, "floor, before: create one node each");
+            ours.row(table, "cosid-store: acquire one slot each");
+            floorAfter.row(table, "floor, after: create one node each");
+            Start floor =
+                    floorBefore.totalMillis() <= floorAfter.totalMillis()
+                            ? floorBefore
+                            : floorAfter;
+            double ratio = ours.totalMillis() / (double) Math.max(1, floor.totalMillis());
+            verdict(
+                    count
+                            + " instances started together end with distinct slots (total "
+                            + ours.totalMillis()
+                            + " ms)",
+                    ours.distinct(),
+                    " distinct",
+                    true);
+            verdict(
+                    count + " instances starting together: requests per acquire, at most 6",
+                    ours.requestsEach(),
+                    "",
+                    ours.requestsEach() <= 6);
+            verdict(
+                    count
+                            + " instances starting together: total time vs the floor ("
+                            + floor.totalMillis()
+                            + " ms), at most 2x",
+                    ratio,
+                    "x",
+                    ratio <= 2);
+            Chart chart =
+                    new Chart(
+                            count + " instances starting together",
+                            "ms since the start",
+                            "instances done");
+            chart.line("cosid-store: holding a slot", ours.times(), ours.done());
+            chart.reference(
+                    "floor: one node created (faster of the runs before and after)",
+                    floor.times(),
+                    floor.done());
+            chart.write(outDir().resolve("instances-starting-together.png"));
         } catch (Exception e) {
             throw new IllegalStateException(count + " instances starting together failed", e);
         } finally {
+            starters.shutdownNow();
             opener.shutdownNow();
             stores.parallelStream().forEach(Store::close);
+            clients.parallelStream().forEach(CuratorFramework::close);
         }
         publish(table);
+    }
+
+    /** One instance's part of a start: returns a value whose distinctness the run checks. */
+    @FunctionalInterface
+    private interface Part {
+        long run(int instance) throws Exception;
+    }
+
+    /** What one start of all instances together measured. */
+    private record Start(long[] nanos, int distinct, long totalMillis, long requests) {
+
+        double requestsEach() {
+            return requests / (double) nanos.length;
+        }
+
+        /** The completion times, sorted, in ms: the chart's x values. */
+        double[] times() {
+            return Arrays.stream(nanos).sorted().mapToDouble(n -> n / 1e6).toArray();
+        }
+
+        /** How many were done at each of {@link #times()}. */
+        double[] done() {
+            return IntStream.rangeClosed(1, nanos.length).asDoubleStream().toArray();
+        }
+
+        void row(Table table, String run) {
+            Latencies latencies = new Latencies();
+            Arrays.stream(nanos).forEach(latencies::add);
+            table.row(
+                    run,
+                    nanos.length,
+                    totalMillis,
+                    latencies.medianMicros(),
+                    latencies.p99Micros(),
+                    Arrays.stream(nanos).max().orElse(0) / 1000.0,
+                    requestsEach());
+        }
+    }
+
+    /** Runs {@code part} for every instance at once and waits for all. */
+    private Start together(ExecutorService threads, int count, Part part) throws Exception {
+        CountDownLatch ready = new CountDownLatch(count);
+        CountDownLatch go = new CountDownLatch(1);
+        long[] start = new long[1];
+        List<Future<long[]>> parts = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int instance = i;
+            parts.add(
+                    threads.submit(
+                            () -> {
+                                ready.countDown();
+                                go.await();
+                                long value = part.run(instance);
+                                return new long[] {value, System.nanoTime() - start[0]};
+                            }));
+        }
+        ready.await();
+        long before = counters.received();
+        start[0] = System.nanoTime();
+        go.countDown();
+        Set<Long> values = new HashSet<>();
+        long[] nanos = new long[count];
+        for (int i = 0; i < count; i++) {
+            long[] r = parts.get(i).get();
+            values.add(r[0]);
+            nanos[i] = r[1];
+        }
+        long totalMillis = (System.nanoTime() - start[0]) / 1_000_000;
+        return new Start(nanos, values.size(), totalMillis, counters.since(before));
     }
 
     // ---- in-memory ----

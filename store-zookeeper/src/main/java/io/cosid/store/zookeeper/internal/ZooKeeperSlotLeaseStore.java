@@ -44,9 +44,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.ZooKeeper;
@@ -58,12 +58,15 @@ import org.apache.zookeeper.data.Stat;
  *
  * <p>An acquire takes, in sequential round trips: (1) a write of the namespace's {@code .clock},
  * whose mtime is "now" and which, sent first on the session, is the read barrier for the reads
- * pipelined behind it: the namespace and the owner index; (2) one read-only multi of the slots the
- * index lists, the preferred slot and the first 32 slots, then, only while none is free, rounds of
- * 256, 1024, 4096, ... slots, each one round trip of pipelined read-only multis of at most 256
- * slots; (3) one write multi that compare-and-sets the chosen slot and writes the owner index. An
- * owner-index hit is three round trips; a 1024-slot namespace with 1000 slots held is five. Renew
- * and release are one conditional write each when this store wrote the slot last.
+ * pipelined behind it: the namespace, the owner index and one read-only multi of the first 32
+ * slots and the preferred slot; (2) only if needed, one read-only multi of the slots the index
+ * lists outside those, then, only while none is free, rounds of 256, 1024, 4096, ... slots, each
+ * one round trip of pipelined read-only multis of at most 256 slots; (3) one write multi that
+ * compare-and-sets the chosen slot and writes the owner index. A fresh acquire with a free slot
+ * among the first 32, or an owner-index hit there, is two round trips; a 1024-slot namespace with
+ * 1000 slots held is four. After a lost race the next attempt spreads by its ticket ({@link
+ * HerdSpread}). Renew and release are one conditional write each when this store wrote the slot
+ * last.
  *
  * <p>A lease write whose outcome is unknown is settled by reading the slot back: it is ours only if
  * the stored nonce is the one this attempt wrote.
@@ -94,8 +97,19 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     /** The slot an acquire chose, as it was read. */
     private record Choice(int slot, Seen seen) {}
 
-    /** What the first round trip of an acquire or advance learns. */
-    private record Start(long now, Namespace namespace, Reply second) {}
+    /**
+     * What the first round trip of an acquire, advance or inspect learns: now and the ticket (the
+     * clock write's mtime and version), the namespace with the number of its slot nodes, and the
+     * replies to the further requests.
+     */
+    private record Start(
+            long now, int ticket, Namespace namespace, int slotNodes, List<Reply> replies) {
+
+        /** The reply to the first further request. */
+        Reply second() {
+            return replies.get(0);
+        }
+    }
 
     private final RoundTrips roundTrips;
     private final Reads reads;
@@ -304,10 +318,19 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         preferred.ifPresent(slot -> requireSlot(slot, namespaceWith(deadline, ns, slot)));
         String ownerPath = paths.owner(ns, ownerKey);
         int lost = 0;
+        int previousTicket = 0;
         while (deadline.hasTimeLeft()) {
-            Start start = start(deadline, ns, ownerPath);
+            List<Integer> firstBatch = firstBatch(namespaces.get(ns), preferred);
+            Start start =
+                    start(
+                            deadline,
+                            ns,
+                            h -> Requests.getData(h, ownerPath),
+                            h -> Requests.multi(h, slotReads(ns, firstBatch)));
             Namespace namespace = start.namespace();
             Reply index = start.second();
+            Map<Integer, Reply> firstRead =
+                    slotReplies(deadline, ns, firstBatch, start.replies().get(1));
             List<Integer> owned =
                     index.is(Code.NONODE)
                             ? List.of()
@@ -320,9 +343,22 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                                             + ownerPath
                                             + ")",
                                     index.data());
+            int position =
+                    lost == 0
+                            ? 0
+                            : HerdSpread.position(
+                                    start.ticket(), previousTicket, namespace.limit());
+            previousTicket = start.ticket();
             Choice choice =
                     chooseFreeSlot(
-                            deadline, namespace, owned, preferred, start.now(), spread(lost));
+                            deadline,
+                            namespace,
+                            owned,
+                            preferred,
+                            start.now(),
+                            firstRead,
+                            position,
+                            start.slotNodes());
             int chosen = choice.slot();
             Seen slot = choice.seen();
             String nonce = UUID.randomUUID().toString();
@@ -429,47 +465,55 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * Among how many of the lowest free slots a fresh acquire picks at random after losing {@code
-     * lost} races: 1 (the lowest) until it loses, then 8, 64, 512, ... Why: when many instances
-     * start together they all see the same lowest free slot; only one can win it, and if every
-     * loser went for the next lowest again, a herd of n would need n rounds. Growing the spread
-     * eightfold after each loss settles a herd of 1024 in about five rounds, and the slots taken
-     * stay the lowest ones.
+     * The slots read in the acquire's first round trip, behind the clock write: the lowest {@value
+     * #FIRST_BATCH} (those inside a limit read before, else the first {@value #FIRST_BATCH}: slots
+     * past a limit have no node) and the preferred slot.
      */
-    private static int spread(int lost) {
-        return lost == 0 ? 1 : 1 << Math.min(3 * lost, 16);
+    private static List<Integer> firstBatch(Namespace known, OptionalInt preferred) {
+        int size = known == null ? FIRST_BATCH : Math.min(FIRST_BATCH, known.limit());
+        Set<Integer> slots = new LinkedHashSet<>();
+        for (int s = 0; s < size; s++) {
+            slots.add(s);
+        }
+        preferred.ifPresent(slots::add);
+        return List.copyOf(slots);
     }
 
     /**
-     * Round trip 1: the clock write first (its mtime is "now"; on one session it is also the
-     * barrier that the reads behind it see everything up to it), then the namespace and one more
-     * node, pipelined.
+     * Round trip 1: the clock write first (its mtime is "now" and its version the attempt's ticket;
+     * on one session it is also the barrier that the reads behind it see everything up to it), then
+     * the namespace and one more node, pipelined.
      */
     private Start start(Deadline deadline, String ns, String secondPath) {
         return start(deadline, ns, h -> Requests.getData(h, secondPath));
     }
 
     /**
-     * The same first round trip with any third request (inspect lists the namespace's children).
+     * The same first round trip with any further requests (inspect lists the namespace's children;
+     * acquire reads the owner index and the first batch of slots). Only the first further reply is
+     * checked here: a missing node is an answer, any other error a failure.
      */
+    @SafeVarargs
     private Start start(
-            Deadline deadline, String ns, Function<ZooKeeper, CompletableFuture<Reply>> third) {
+            Deadline deadline,
+            String ns,
+            Function<ZooKeeper, CompletableFuture<Reply>>... further) {
         parentAcls.checkNamespace(deadline, ns);
         String clock = paths.clock(ns);
         String nsPath = paths.namespace(ns);
         List<Reply> replies =
                 reads.all(
                         deadline,
-                        h ->
-                                List.of(
-                                        Requests.setData(
-                                                h,
-                                                clock,
-                                                new byte[0],
-                                                -1), // not a compare-and-set: only its mtime
-                                        // matters
-                                        Requests.getData(h, nsPath),
-                                        third.apply(h)));
+                        h -> {
+                            List<CompletableFuture<Reply>> sent = new ArrayList<>();
+                            // not a compare-and-set: only its mtime and version matter
+                            sent.add(Requests.setData(h, clock, new byte[0], -1));
+                            sent.add(Requests.getData(h, nsPath));
+                            for (Function<ZooKeeper, CompletableFuture<Reply>> f : further) {
+                                sent.add(f.apply(h));
+                            }
+                            return sent;
+                        });
         Reply clockReply = replies.get(0);
         Reply nsReply = replies.get(1);
         if (nsReply.is(Code.NONODE)) {
@@ -490,16 +534,27 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         if (!clockReply.ok()) {
             throw failures.unexpected(deadline, clockReply);
         }
-        Reply second = replies.get(2);
+        List<Reply> rest = replies.subList(2, replies.size());
+        Reply second = rest.get(0);
         if (!second.ok() && !second.is(Code.NONODE)) {
             throw failures.unexpected(deadline, second);
         }
-        return new Start(clockReply.stat().getMtime(), namespace, second);
+        return new Start(
+                clockReply.stat().getMtime(),
+                clockReply.stat().getVersion(),
+                namespace,
+                // its children: the slot nodes and the clock
+                Math.max(0, nsReply.stat().getNumChildren() - 1),
+                List.copyOf(rest));
     }
 
     /**
-     * The contract's choice order, reading as few slots as possible: the first read-only multi
-     * holds the owner index's slots, the preferred slot and the first batch of the lowest slots.
+     * The contract's choice order: the owner index's slots and the preferred slot (those not read
+     * yet in one read-only multi), then the lowest free slot, or after a lost race the free slot at
+     * {@code position} among the lowest free ones ({@link HerdSpread}): within the first batch if
+     * it has that many free, else the first free slot of a window of {@value #FIRST_BATCH} where
+     * the position falls, else (the window all taken) the position among the free slots found by
+     * reading further batches.
      */
     private Choice chooseFreeSlot(
             Deadline deadline,
@@ -507,38 +562,69 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             List<Integer> owned,
             OptionalInt preferred,
             long now,
-            int spread) {
+            Map<Integer, Reply> firstRead,
+            int position,
+            int slotNodes) {
         List<Integer> firstChoices = SlotChoiceOrder.firstChoices(ns, owned, preferred);
+        Map<Integer, Reply> read = new TreeMap<>(firstRead);
         int scanned = Math.min(FIRST_BATCH, ns.limit());
-        Set<Integer> firstRead = new LinkedHashSet<>(firstChoices);
-        for (int s = 0; s < scanned; s++) {
-            firstRead.add(s);
+        // the first choices, and the first batch's slots inside a limit raised since it was sent
+        List<Integer> unread =
+                Stream.concat(firstChoices.stream(), IntStream.range(0, scanned).boxed())
+                        .distinct()
+                        .filter(s -> !read.containsKey(s))
+                        .toList();
+        if (!unread.isEmpty()) {
+            read.putAll(readSlots(deadline, ns.name(), unread));
         }
-        Map<Integer, Reply> batch = readSlots(deadline, ns.name(), List.copyOf(firstRead));
+        Map<Integer, Reply> batch = read;
         for (int slot : firstChoices) {
             Seen seen = decode(deadline, ns.name(), slot, batch.get(slot));
             if (seen.data().isFreeAt(now, seen.mtime())) {
                 return new Choice(slot, seen);
             }
         }
+        int wanted = position + 1;
         List<Choice> free = new ArrayList<>();
-        collectFree(deadline, ns.name(), batch, 0, scanned, now, spread, free);
-        for (int size = FIRST_BATCH; free.size() < spread && scanned < ns.limit(); ) {
+        collectFree(deadline, ns.name(), batch, 0, scanned, now, wanted, free);
+        if (free.size() < wanted && scanned < ns.limit()) {
+            // Past the first batch, read only a window where the position would fall: each of a
+            // herd reads one batch, not every slot below its position. Where that is: if at least
+            // half the first batch is free, past it at its density of free slots; else past the
+            // slot nodes that exist (a herd fills a namespace from slot 0, and a slot never held
+            // has no node). Free slots below the window are left to the contenders whose
+            // positions point there; the scan below is the fallback when the window has none.
+            long ahead = wanted - 1L - free.size();
+            long at =
+                    free.size() * 2 >= scanned
+                            ? scanned + ahead * scanned / free.size()
+                            : Math.max(scanned, (long) slotNodes) + ahead;
+            int from = (int) Math.min(at, ns.limit() - 1L);
+            int to = (int) Math.min((long) from + FIRST_BATCH, ns.limit());
+            Map<Integer, Reply> window =
+                    readSlots(deadline, ns.name(), IntStream.range(from, to).boxed().toList());
+            List<Choice> inWindow = new ArrayList<>();
+            collectFree(deadline, ns.name(), window, from, to, now, 1, inWindow);
+            if (!inWindow.isEmpty()) {
+                return inWindow.get(0);
+            }
+        }
+        for (int size = FIRST_BATCH; free.size() < wanted && scanned < ns.limit(); ) {
             int from = scanned;
             size = size < MAX_BATCH ? MAX_BATCH : size * 4;
             scanned = (int) Math.min((long) from + size, ns.limit());
             batch = readSlots(deadline, ns.name(), IntStream.range(from, scanned).boxed().toList());
-            collectFree(deadline, ns.name(), batch, from, scanned, now, spread, free);
+            collectFree(deadline, ns.name(), batch, from, scanned, now, wanted, free);
         }
         if (free.isEmpty()) {
             throw new SlotsExhaustedException(ns.name(), ns.limit());
         }
-        return free.get(free.size() == 1 ? 0 : ThreadLocalRandom.current().nextInt(free.size()));
+        return free.get(position % free.size());
     }
 
     /**
      * Adds the free slots among {@code [from, to)} of a batch read, lowest first, until there are
-     * {@code spread}.
+     * {@code wanted}.
      */
     private void collectFree(
             Deadline deadline,
@@ -547,9 +633,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             int from,
             int to,
             long now,
-            int spread,
+            int wanted,
             List<Choice> free) {
-        for (int slot = from; slot < to && free.size() < spread; slot++) {
+        for (int slot = from; slot < to && free.size() < wanted; slot++) {
             Seen seen = decode(deadline, ns, slot, batch.get(slot));
             if (seen.data().isFreeAt(now, seen.mtime())) {
                 free.add(new Choice(slot, seen));
@@ -576,19 +662,23 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                         deadline, h -> reads.stream().map(ops -> Requests.multi(h, ops)).toList());
         Map<Integer, Reply> bySlot = new TreeMap<>();
         for (int c = 0; c < chunks.size(); c++) {
-            Reply r = replies.get(c);
-            List<Integer> chunk = chunks.get(c);
-            // A read-only multi answers per operation; its overall code is the first operation's
-            // error (a missing slot node), so only the absence of per-operation results is a
-            // failure.
-            if (r.results() == null || r.results().size() != chunk.size()) {
-                throw failures.unexpected(deadline, r);
-            }
-            for (int i = 0; i < chunk.size(); i++) {
-                bySlot.put(
-                        chunk.get(i),
-                        Reply.ofRead(paths.slot(ns, chunk.get(i)), r.results().get(i)));
-            }
+            bySlot.putAll(slotReplies(deadline, ns, chunks.get(c), replies.get(c)));
+        }
+        return bySlot;
+    }
+
+    /** The reply of one read-only multi of {@code slots}, slot by slot. */
+    private Map<Integer, Reply> slotReplies(
+            Deadline deadline, String ns, List<Integer> slots, Reply r) {
+        // A read-only multi answers per operation; its overall code is the first operation's
+        // error (a missing slot node), so only the absence of per-operation results is a failure.
+        if (r.results() == null || r.results().size() != slots.size()) {
+            throw failures.unexpected(deadline, r);
+        }
+        Map<Integer, Reply> bySlot = new TreeMap<>();
+        for (int i = 0; i < slots.size(); i++) {
+            bySlot.put(
+                    slots.get(i), Reply.ofRead(paths.slot(ns, slots.get(i)), r.results().get(i)));
         }
         return bySlot;
     }
