@@ -40,9 +40,10 @@ import org.apache.curator.framework.CuratorFramework;
  * <p>Arguments: {@code --seconds S} per measured run (default 5), {@code --warmup S} (default 2),
  * {@code --clients 1,2,4,8,16}, {@code --distances 1,2,5} (one-way milliseconds added for the
  * further clients), {@code --instances 1024}, {@code --held 1000} (slots held in the
- * crowded-namespace case), {@code --out DIR}, {@code --version 3.9.5}, {@code --only
- * single,contention,slots,instances,inmemory}. Every range handed out in a run is checked: a
- * duplicate ends the run with an exception.
+ * crowded-namespace case), {@code --kills 10} (leader kills of the failover scenario), {@code --out
+ * DIR}, {@code --version 3.9.5}, {@code --only
+ * single,contention,slots,instances,failover,inmemory}. Every range handed out in a run is checked:
+ * a duplicate ends the run with an exception.
  */
 public final class SideBySide {
 
@@ -57,12 +58,13 @@ public final class SideBySide {
             List<Integer> distances,
             int instances,
             int held,
+            int kills,
             Path out,
             String version,
             Set<String> scenarios) {
 
         static final List<String> SCENARIOS =
-                List.of("single", "contention", "slots", "instances", "inmemory");
+                List.of("single", "contention", "slots", "instances", "failover", "inmemory");
 
         static Settings parse(String... args) {
             Duration run = Duration.ofSeconds(5);
@@ -71,6 +73,7 @@ public final class SideBySide {
             List<Integer> distances = List.of(1, 2, 5);
             int instances = 1024;
             int held = 1000;
+            int kills = 10;
             Path out = Path.of("target", "benchmarks");
             String version = System.getProperty("cosid.zk.primary", "3.9.5");
             Set<String> scenarios = new LinkedHashSet<>(SCENARIOS);
@@ -83,6 +86,7 @@ public final class SideBySide {
                     case "--distances" -> distances = numbers(args[i], value);
                     case "--instances" -> instances = Integer.parseInt(required(args[i], value));
                     case "--held" -> held = Integer.parseInt(required(args[i], value));
+                    case "--kills" -> kills = Integer.parseInt(required(args[i], value));
                     case "--out" -> out = Path.of(required(args[i], value));
                     case "--version" -> version = required(args[i], value);
                     case "--only" -> {
@@ -99,9 +103,13 @@ public final class SideBySide {
                                     "unknown argument '"
                                             + args[i]
                                             + "'; known: --seconds, --warmup, --clients,"
-                                            + " --distances, --instances, --held, --out, --version,"
+                                            + " --distances, --instances, --held, --kills, --out,"
+                                            + " --version,"
                                             + " --only");
                 }
+            }
+            if (kills < 1) {
+                throw new IllegalArgumentException("--kills must be at least 1, not " + kills);
             }
             if (held < 0 || held >= 1024 || instances < 1 || instances > 1024) {
                 throw new IllegalArgumentException(
@@ -109,7 +117,8 @@ public final class SideBySide {
                                 + " namespace each)");
             }
             return new Settings(
-                    run, warmup, clients, distances, instances, held, out, version, scenarios);
+                    run, warmup, clients, distances, instances, held, kills, out, version,
+                    scenarios);
         }
 
         private static List<Integer> numbers(String name, String value) {
@@ -170,6 +179,9 @@ public final class SideBySide {
             if (only.contains("instances")) {
                 harness.instancesStartingTogether();
             }
+        }
+        if (settings.scenarios().contains("failover")) {
+            harness.failover();
         }
         if (settings.scenarios().contains("inmemory")) {
             harness.inMemory();
@@ -919,6 +931,74 @@ public final class SideBySide {
         }
         long totalMillis = (System.nanoTime() - start[0]) / 1_000_000;
         return new Start(nanos, values.size(), totalMillis, counters.since(before));
+    }
+
+    // ---- leader failover ----
+
+    /**
+     * A 3-node ensemble of its own (tick 500 ms, so sessions outlive an election); the leader is
+     * SIGKILLed {@code --kills} times under load.
+     */
+    private void failover() {
+        int kills = settings.kills();
+        Table table =
+                new Table(
+                        "Leader of a 3-node ensemble SIGKILLed "
+                                + kills
+                                + " times under load: time from each kill to each client's next"
+                                + " success (each client its own session, default retry policy)",
+                        "client",
+                        "kills",
+                        "median ms",
+                        "max ms",
+                        "median vs bare",
+                        "max vs bare",
+                        "failed operations");
+        RangeChecks checks = new RangeChecks();
+        try (ForkedEnsemble ensemble = ForkedEnsemble.start(settings.version(), 3, 500);
+                Failover run = new Failover(ensemble)) {
+            String cs = ensemble.connectString();
+            Contender.Policy policy = Contender.Policy.DEFAULT;
+            run.bareSetData(Contender.curator(cs, policy));
+            run.distributedAtomicLong(Contender.curator(cs, policy), policy);
+            run.rangeAcquire(Contender.Ours.openStore(cs, policy), checks);
+            run.leaseRenew(Contender.Ours.openStore(cs, policy));
+            run.run(kills);
+            checks.requireDisjoint("failover");
+            double[] bare = Failover.gapsMillis(run.workers().get(0));
+            for (Failover.Worker w : run.workers()) {
+                double[] gaps = Failover.gapsMillis(w);
+                double medianRatio = Failover.median(gaps) / Failover.median(bare);
+                double maxRatio = Failover.max(gaps) / Failover.max(bare);
+                table.row(
+                        w.name,
+                        gaps.length,
+                        Failover.median(gaps),
+                        Failover.max(gaps),
+                        medianRatio,
+                        maxRatio,
+                        w.failures());
+                if (w.name.startsWith("cosid-store")) {
+                    verdict(
+                            "failover: "
+                                    + w.name
+                                    + " median time to next success vs bare setData, at most 1.2x",
+                            medianRatio,
+                            "x",
+                            medianRatio <= 1.2);
+                    verdict(
+                            "failover: "
+                                    + w.name
+                                    + " max time to next success vs bare setData, at most 1.2x",
+                            maxRatio,
+                            "x",
+                            maxRatio <= 1.2);
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("the failover scenario failed", e);
+        }
+        publish(table);
     }
 
     // ---- in-memory ----

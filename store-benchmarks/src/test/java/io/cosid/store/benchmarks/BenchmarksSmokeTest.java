@@ -43,6 +43,8 @@ class BenchmarksSmokeTest {
                                 "32",
                                 "--held",
                                 "40",
+                                "--kills",
+                                "1",
                                 "--out",
                                 out.toString()));
         String md = Files.readString(results);
@@ -53,6 +55,7 @@ class BenchmarksSmokeTest {
                         "Unequal distances",
                         "Slot leases",
                         "32 instances started together",
+                        "Leader of a 3-node ensemble SIGKILLed 1 times",
                         "In-memory store",
                         "#### Targets");
         assertThat(md).contains("MET  32 instances started together end with distinct slots");

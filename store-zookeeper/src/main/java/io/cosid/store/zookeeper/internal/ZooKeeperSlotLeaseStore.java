@@ -58,10 +58,10 @@ import org.apache.zookeeper.data.Stat;
  *
  * <p>An acquire takes, in sequential round trips: (1) a write of the namespace's {@code .clock},
  * whose mtime is "now" and which, sent first on the session, is the read barrier for the reads
- * pipelined behind it: the namespace, the owner index and one read-only multi of the first 32
- * slots and the preferred slot; (2) only if needed, one read-only multi of the slots the index
- * lists outside those, then, only while none is free, rounds of 256, 1024, 4096, ... slots, each
- * one round trip of pipelined read-only multis of at most 256 slots; (3) one write multi that
+ * pipelined behind it: the namespace, the owner index and one read-only multi of the first 32 slots
+ * and the preferred slot; (2) only if needed, one read-only multi of the slots the index lists
+ * outside those, then, only while none is free, rounds of 256, 1024, 4096, ... slots, each one
+ * round trip of pipelined read-only multis of at most 256 slots; (3) one write multi that
  * compare-and-sets the chosen slot and writes the owner index. A fresh acquire with a free slot
  * among the first 32, or an owner-index hit there, is two round trips; a 1024-slot namespace with
  * 1000 slots held is four. After a lost race the next attempt spreads by its ticket ({@link
