@@ -781,14 +781,7 @@ public final class SideBySide {
             }
             stores.get(0).slots().define("start", 1024, Duration.ofSeconds(1));
             clients.get(0).create().creatingParentsIfNeeded().forPath("/bench-floor");
-            Start floorBefore =
-                    together(
-                            starters,
-                            count,
-                            i -> {
-                                clients.get(i).create().forPath("/bench-floor/a" + i);
-                                return i;
-                            });
+            Start floorBefore = floor(starters, clients, "/bench-floor/a");
             Start ours =
                     together(
                             starters,
@@ -798,14 +791,7 @@ public final class SideBySide {
                                             .slots()
                                             .acquire("start", "instance-" + i, TTL)
                                             .slot());
-            Start floorAfter =
-                    together(
-                            starters,
-                            count,
-                            i -> {
-                                clients.get(i).create().forPath("/bench-floor/b" + i);
-                                return i;
-                            });
+            Start floorAfter = floor(starters, clients, "/bench-floor/b");
             if (ours.distinct() != count) {
                 throw new IllegalStateException(
                         count
@@ -862,6 +848,18 @@ public final class SideBySide {
             clients.parallelStream().forEach(CuratorFramework::close);
         }
         publish(table);
+    }
+
+    /** The floor: every client creates one distinct node, {@code prefix} + its index, at once. */
+    private Start floor(ExecutorService threads, List<CuratorFramework> clients, String prefix)
+            throws Exception {
+        return together(
+                threads,
+                clients.size(),
+                i -> {
+                    clients.get(i).create().forPath(prefix + i);
+                    return i;
+                });
     }
 
     /** One instance's part of a start: returns a value whose distinctness the run checks. */
