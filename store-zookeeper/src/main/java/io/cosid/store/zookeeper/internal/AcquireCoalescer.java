@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 
 /**
  * Coalesces concurrent {@code acquire} calls on one key inside one store: one compare-and-set for
@@ -42,6 +43,8 @@ final class AcquireCoalescer {
     private static final int QUEUED = 0;
     private static final int TAKEN = 1;
     private static final int WITHDRAWN = 2;
+    private static final int GAVE_UP = 3;
+    private static final int DELIVERED = 4;
 
     /**
      * One caller's request; its outcome is set once by the writer that took it, which then wakes
@@ -70,11 +73,21 @@ final class AcquireCoalescer {
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final Writer writer;
+    private final LongConsumer givenUp;
     private final ReentrantLock turn = new ReentrantLock();
     private final ConcurrentLinkedQueue<Request> queue = new ConcurrentLinkedQueue<>();
 
     AcquireCoalescer(Writer writer) {
+        this(writer, values -> {});
+    }
+
+    /**
+     * @param writer writes one range for the key
+     * @param givenUp told the size of each part written for a caller that had given up
+     */
+    AcquireCoalescer(Writer writer, LongConsumer givenUp) {
         this.writer = writer;
+        this.givenUp = givenUp;
     }
 
     Range acquire(long size, Deadline deadline) {
@@ -137,11 +150,13 @@ final class AcquireCoalescer {
     }
 
     /**
-     * Out of time: withdraw if still queued; if a writer already has the request, its part becomes
-     * a gap.
+     * Out of time: withdraw if still queued; if a writer already has the request and has not
+     * answered it, give it up (its part becomes a gap, which the writer counts); an answered
+     * request is taken as answered.
      */
     private void giveUp(Request mine, Deadline deadline) {
-        if (mine.state.compareAndSet(QUEUED, WITHDRAWN) || !mine.answered()) {
+        if (mine.state.compareAndSet(QUEUED, WITHDRAWN)
+                || mine.state.compareAndSet(TAKEN, GAVE_UP)) {
             throw deadline.expired(null);
         }
     }
@@ -173,9 +188,11 @@ final class AcquireCoalescer {
                 r.range = new Range(whole.key(), start, start + r.size);
                 start += r.size;
             }
+            deliver(batch);
             wake(batch, mine);
         } catch (RangeExhaustedException e) {
             writeOneByOne(batch, mine, deadline); // the sum does not fit; smaller ranges still may
+            deliver(batch);
             wake(batch, mine);
         } catch (StoreTimeoutException e) {
             answerAll(batch, mine, e, true);
@@ -184,6 +201,21 @@ final class AcquireCoalescer {
         } catch (RuntimeException | Error e) {
             answerAll(batch, mine, new StoreException(deadline.operation() + " failed", e), false);
             throw e;
+        }
+    }
+
+    /**
+     * Marks each answered request delivered; a request whose caller gave up first got a range
+     * nobody will receive: counted, never handed to anyone else.
+     */
+    private void deliver(List<Request> batch) {
+        for (Request r : batch) {
+            if (r.answered()
+                    && !r.state.compareAndSet(TAKEN, DELIVERED)
+                    && r.state.get() == GAVE_UP
+                    && r.range != null) {
+                givenUp.accept(r.size);
+            }
         }
     }
 
@@ -212,7 +244,7 @@ final class AcquireCoalescer {
      * Ends every unanswered request of the batch with the writer's failure; after the writer's own
      * timeout the others queue again instead, with their own budgets.
      */
-    private static void answerAll(
+    private void answerAll(
             List<Request> batch, Request mine, StoreException failure, boolean othersRetry) {
         for (Request r : batch) {
             if (r.answered()) {
@@ -224,6 +256,7 @@ final class AcquireCoalescer {
                 r.failure = failure;
             }
         }
+        deliver(batch);
         wake(batch, mine);
     }
 }

@@ -5,6 +5,7 @@ import io.cosid.store.StoreCorruptedException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -96,11 +97,16 @@ final class RangeKeyState {
 
     private Mark mark;
 
-    RangeKeyState(String key, String path, String line, AcquireCoalescer.Writer writer) {
+    RangeKeyState(
+            String key,
+            String path,
+            String line,
+            AcquireCoalescer.Writer writer,
+            LongConsumer givenUp) {
         this.key = key;
         this.path = path;
         this.line = line;
-        this.coalescer = new AcquireCoalescer(writer);
+        this.coalescer = new AcquireCoalescer(writer, givenUp);
     }
 
     /** The key's name. */

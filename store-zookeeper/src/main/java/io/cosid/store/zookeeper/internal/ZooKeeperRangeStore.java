@@ -10,6 +10,7 @@ import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.StoreException;
 import io.cosid.store.spi.OperationNames;
 import io.cosid.store.zookeeper.internal.RangeKeyState.LineSeen;
 import io.cosid.store.zookeeper.internal.RangeKeyState.Seen;
@@ -24,6 +25,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -72,6 +74,7 @@ final class ZooKeeperRangeStore implements RangeStore {
 
     private final WriteLatency latency = new WriteLatency();
     private final WriterLine line;
+    private final RangeWaste waste;
     private final Map<String, RangeKeyState> keys = new ConcurrentHashMap<>();
 
     @Inject
@@ -83,8 +86,10 @@ final class ZooKeeperRangeStore implements RangeStore {
             NodePaths paths,
             StoreLifecycle lifecycle,
             ParentAcls parentAcls,
-            WriterLine line) {
+            WriterLine line,
+            RangeWaste waste) {
         this.line = line;
+        this.waste = waste;
         this.reads = reads;
         this.conditionalWrite = conditionalWrite;
         this.pathCreator = pathCreator;
@@ -102,7 +107,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                                 k,
                                 paths.range(k),
                                 paths.line(k),
-                                (total, d) -> writeRange(keys.get(k), total, d)));
+                                (total, d) -> writeRange(keys.get(k), total, d),
+                                waste::givenUp));
     }
 
     @Override
@@ -122,16 +128,15 @@ final class ZooKeeperRangeStore implements RangeStore {
     private Range writeRange(RangeKeyState key, long size, Deadline deadline) {
         int lost = 0;
         while (deadline.hasTimeLeft()) {
-            Seen current = key.seen();
-            if (current == null) {
-                current = read(deadline, key);
-            }
+            Seen known = key.seen();
+            Seen current = known != null ? known : read(deadline, key);
             if (lost >= JOIN_AFTER_LOSSES || key.lineSeen().writers() > 0 || key.seated()) {
                 return writeInLine(key, size, deadline);
             }
             RangeState next = after(key, stateOf(current), size);
             long started = System.nanoTime();
-            WriteOutcome outcome = write(deadline, key, current, next, key.hot(), true);
+            WriteOutcome outcome =
+                    counted(size, () -> write(deadline, key, current, next, key.hot(), true));
             switch (outcome.kind()) {
                 case LANDED -> {
                     latency.landed(System.nanoTime() - started);
@@ -390,7 +395,13 @@ final class ZooKeeperRangeStore implements RangeStore {
         }
         long started = System.nanoTime();
         WriteOutcome outcome =
-                conditionalWrite.send(deadline, key.location(), changes.toArray(NodeChange[]::new));
+                counted(
+                        size,
+                        () ->
+                                conditionalWrite.send(
+                                        deadline,
+                                        key.location(),
+                                        changes.toArray(NodeChange[]::new)));
         key.forget();
         if (outcome.landed()) {
             latency.landed(System.nanoTime() - started);
@@ -464,7 +475,13 @@ final class ZooKeeperRangeStore implements RangeStore {
                         new byte[0]));
         long started = System.nanoTime();
         WriteOutcome outcome =
-                conditionalWrite.send(deadline, key.location(), changes.toArray(NodeChange[]::new));
+                counted(
+                        size,
+                        () ->
+                                conditionalWrite.send(
+                                        deadline,
+                                        key.location(),
+                                        changes.toArray(NodeChange[]::new)));
         key.forget();
         switch (outcome.kind()) {
             case LANDED -> {
@@ -693,6 +710,31 @@ final class ZooKeeperRangeStore implements RangeStore {
      * replace also checks that the key's line is as last seen (creating it when it was absent).
      * After any outcome but a landed write, the next try reads first.
      */
+    /**
+     * Sends a range write of {@code size} values; if its outcome is unknown (the reply lost, or the
+     * time run out around the send) its values are counted as possibly skipped ({@link
+     * RangeWaste}).
+     */
+    private WriteOutcome counted(long size, Supplier<WriteOutcome> send) {
+        try {
+            WriteOutcome outcome = send.get();
+            if (outcome.kind() == WriteOutcome.Kind.UNKNOWN) {
+                waste.unknownOutcome(size);
+            }
+            return outcome;
+        } catch (StoreCorruptedException e) {
+            throw e; // refused, nothing sent
+        } catch (StoreException e) {
+            waste.unknownOutcome(size);
+            throw e;
+        }
+    }
+
+    /** What this store's range writes may have skipped, by cause. */
+    RangeWaste waste() {
+        return waste;
+    }
+
     private WriteOutcome write(
             Deadline deadline,
             RangeKeyState key,

@@ -71,6 +71,17 @@ class LeaderKillTest {
             FaultFigures.report(
                     "leader-kill", load.operations.get(), kills, load.failures.get(), report);
             report.assertValid();
+            long[] waste = load.rangeWaste();
+            System.out.printf(
+                    "leader-kill skipped values: gaps=%d, attributed: unknown outcome <= %d, given"
+                            + " up = %d; per kill: %.1f%n",
+                    report.gaps(), waste[0], waste[1], report.gaps() / (double) kills);
+            assertThat(report.gaps())
+                    .as(
+                            "every skipped value has a cause: writes of unknown outcome (%d values"
+                                    + " at most) or callers that gave up (%d)",
+                            waste[0], waste[1])
+                    .isLessThanOrEqualTo(waste[0] + waste[1]);
             assertThat(report.duplicates()).isZero();
             assertThat(report.overlaps()).isZero();
             assertThat(report.terms()).isGreaterThan(24);

@@ -11,6 +11,7 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
 import io.cosid.store.tck.HistoryRecorder;
 import io.cosid.store.zookeeper.ZooKeeperStores;
+import io.cosid.store.zookeeper.internal.StoreInternals;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -190,6 +191,22 @@ final class Load implements AutoCloseable {
         t.setDaemon(true);
         threads.add(t);
         t.start();
+    }
+
+    /**
+     * The values the stores' range writes may have skipped, summed: {unknown outcome (an upper
+     * bound), given up by callers}.
+     */
+    long[] rangeWaste() {
+        long[] sum = new long[2];
+        synchronized (stores) {
+            for (Store store : stores) {
+                long[] w = StoreInternals.rangeWaste(store);
+                sum[0] += w[0];
+                sum[1] += w[1];
+            }
+        }
+        return sum;
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -40,6 +41,9 @@ class AcquireCoalescerTest {
         final List<Long> writes = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch firstWriteStarted = new CountDownLatch(1);
         final CountDownLatch releaseFirstWrite;
+        final CountDownLatch secondWriteStarted = new CountDownLatch(1);
+        final CountDownLatch releaseSecondWrite = new CountDownLatch(1);
+        volatile boolean holdSecond;
         volatile long limit = Long.MAX_VALUE;
 
         /** Write numbers (1-based) that fail with the writer's own timeout. */
@@ -59,6 +63,14 @@ class AcquireCoalescerTest {
                 firstWriteStarted.countDown();
                 try {
                     releaseFirstWrite.await();
+                } catch (InterruptedException e) {
+                    throw deadline.interrupted(e);
+                }
+            }
+            if (call == 2 && holdSecond) {
+                secondWriteStarted.countDown();
+                try {
+                    releaseSecondWrite.await();
                 } catch (InterruptedException e) {
                     throw deadline.interrupted(e);
                 }
@@ -170,6 +182,44 @@ class AcquireCoalescerTest {
         writer.releaseFirstWrite.countDown();
         assertThat(patient.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
         assertThat(writer.writes).as("nothing for the withdrawn 100").containsExactly(1L, 4L);
+    }
+
+    @Test
+    @DisplayName(
+            "a carried caller that gives up while its write is under way: its part is skipped and"
+                    + " counted as given up, never handed to anyone")
+    void carriedGivesUp() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        writer.holdSecond = true;
+        AtomicLong givenUp = new AtomicLong();
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer, givenUp::addAndGet);
+        Future<Range> carrier = queueBehindHeldWrite(coalescer, writer, 4).get(0);
+        Thread[] quitter = new Thread[1];
+        CountDownLatch quitterStarted = new CountDownLatch(1);
+        Future<Range> quitting =
+                pool.submit(
+                        () -> {
+                            quitter[0] = Thread.currentThread();
+                            quitterStarted.countDown();
+                            return coalescer.acquire(10, budget(LONG));
+                        });
+        assertThat(quitterStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        await("the quitter queued and parked")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> LockSupport.getBlocker(quitter[0]) == coalescer);
+        writer.releaseFirstWrite.countDown();
+        assertThat(writer.secondWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        quitter[0].interrupt(); // its request is in the batch being written: it gives up
+        assertThatThrownBy(() -> quitting.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(StoreTimeoutException.class);
+        writer.releaseSecondWrite.countDown();
+        assertThat(carrier.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
+        assertThat(writer.writes).as("one write for both").containsExactly(1L, 14L);
+        assertThat(givenUp).as("the quitter's part, skipped").hasValue(10);
+        assertThat(coalescer.acquire(2, budget(LONG)))
+                .as("the skipped part is never handed out")
+                .isEqualTo(new Range("k", 15, 17));
     }
 
     @Test
