@@ -394,14 +394,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             changes.add(NodeChange.delete(key.line() + "/" + due, -1));
         }
         long started = System.nanoTime();
-        WriteOutcome outcome =
-                counted(
-                        size,
-                        () ->
-                                conditionalWrite.send(
-                                        deadline,
-                                        key.location(),
-                                        changes.toArray(NodeChange[]::new)));
+        WriteOutcome outcome = sendTurn(deadline, key, size, changes);
         key.forget();
         if (outcome.landed()) {
             latency.landed(System.nanoTime() - started);
@@ -474,14 +467,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                         new byte[0],
                         new byte[0]));
         long started = System.nanoTime();
-        WriteOutcome outcome =
-                counted(
-                        size,
-                        () ->
-                                conditionalWrite.send(
-                                        deadline,
-                                        key.location(),
-                                        changes.toArray(NodeChange[]::new)));
+        WriteOutcome outcome = sendTurn(deadline, key, size, changes);
         key.forget();
         switch (outcome.kind()) {
             case LANDED -> {
@@ -728,6 +714,18 @@ final class ZooKeeperRangeStore implements RangeStore {
             waste.unknownOutcome(size);
             throw e;
         }
+    }
+
+    /**
+     * Sends a turn of the key's line: one multi of {@code changes}, writing {@code size} values.
+     */
+    private WriteOutcome sendTurn(
+            Deadline deadline, RangeKeyState key, long size, List<NodeChange> changes) {
+        return counted(
+                size,
+                () ->
+                        conditionalWrite.send(
+                                deadline, key.location(), changes.toArray(NodeChange[]::new)));
     }
 
     /** What this store's range writes may have skipped, by cause. */
