@@ -8,7 +8,6 @@ import io.cosid.store.Store;
 import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -174,18 +173,9 @@ final class Failover implements AutoCloseable {
         return workers;
     }
 
-    /** The gaps of a worker, in ms, sorted. */
-    static double[] gapsMillis(Worker w) {
-        return w.gaps.stream().mapToDouble(n -> n / 1e6).sorted().toArray();
-    }
-
-    static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    static double max(double[] sorted) {
-        return Arrays.stream(sorted).max().orElse(Double.NaN);
+    /** The gaps of a worker, in ms, one per kill. */
+    static List<Double> gapsMillis(Worker w) {
+        return w.gaps.stream().map(n -> n / 1e6).toList();
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -429,7 +430,7 @@ public final class SideBySide {
                 .perSecond();
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
         int n = sorted.size();
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
@@ -740,8 +741,9 @@ public final class SideBySide {
     // ---- many instances starting at once ----
 
     /**
-     * The instances acquire one slot each, all released at once; the floor is the same sessions
-     * each creating one distinct node, measured before and after (the faster one is the floor).
+     * The instances acquire one slot each, all let go at the same moment; the floor is the same
+     * sessions each creating one distinct node, measured before and after (the faster one is the
+     * floor).
      */
     private void instancesStartingTogether() {
         int count = settings.instances();
@@ -963,16 +965,16 @@ public final class SideBySide {
             run.leaseRenew(Contender.Ours.openStore(cs, policy));
             run.run(kills);
             checks.requireDisjoint("failover");
-            double[] bare = Failover.gapsMillis(run.workers().get(0));
+            List<Double> bare = Failover.gapsMillis(run.workers().get(0));
             for (Failover.Worker w : run.workers()) {
-                double[] gaps = Failover.gapsMillis(w);
-                double medianRatio = Failover.median(gaps) / Failover.median(bare);
-                double maxRatio = Failover.max(gaps) / Failover.max(bare);
+                List<Double> gaps = Failover.gapsMillis(w);
+                double medianRatio = median(gaps) / median(bare);
+                double maxRatio = Collections.max(gaps) / Collections.max(bare);
                 table.row(
                         w.name,
-                        gaps.length,
-                        Failover.median(gaps),
-                        Failover.max(gaps),
+                        gaps.size(),
+                        median(gaps),
+                        Collections.max(gaps),
                         medianRatio,
                         maxRatio,
                         w.failures());

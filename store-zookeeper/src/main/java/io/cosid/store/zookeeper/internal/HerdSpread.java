@@ -10,9 +10,9 @@ package io.cosid.store.zookeeper.internal;
  * tickets that passed in between estimate how many are contending. The next attempt takes the free
  * slot at its ticket modulo that estimate rounded up to a power of two (rounded so that contenders
  * whose estimates differ a little still use one modulus, under which consecutive tickets point at
- * distinct slots). A herd of n instances starting together thus loses once (all want the lowest
- * slot, one wins) and then spreads over the lowest n free slots or so, instead of fighting for one
- * slot per round; two contenders spread over the lowest two.
+ * distinct slots). A herd of n instances starting together thus spreads after its first lost race
+ * (all want the lowest slot, one wins) over the lowest n free slots or so, instead of fighting for
+ * one slot per round; two contenders spread over the lowest two.
  */
 final class HerdSpread {
 

@@ -554,7 +554,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * {@code position} among the lowest free ones ({@link HerdSpread}): within the first batch if
      * it has that many free, else the first free slot of a window of {@value #FIRST_BATCH} where
      * the position falls, else (the window all taken) the position among the free slots found by
-     * reading further batches.
+     * reading further batches. Position 0 (no lost race) always scans: the lowest free slot.
      */
     private Choice chooseFreeSlot(
             Deadline deadline,
@@ -587,8 +587,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         int wanted = position + 1;
         List<Choice> free = new ArrayList<>();
         collectFree(deadline, ns.name(), batch, 0, scanned, now, wanted, free);
-        if (free.size() < wanted && scanned < ns.limit()) {
-            // Past the first batch, read only a window where the position would fall: each of a
+        if (position > 0 && free.size() < wanted && scanned < ns.limit()) {
+            // After a lost race, past the first batch, read only a window where the position would
+            // fall: each of a
             // herd reads one batch, not every slot below its position. Where that is: if at least
             // half the first batch is free, past it at its density of free slots; else past the
             // slot nodes that exist (a herd fills a namespace from slot 0, and a slot never held

@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.stream.IntStream;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.ZooDefs;
@@ -219,32 +220,7 @@ class RoundTripTest {
                     + " trips")
     void crowdedNamespace() throws Exception {
         store.slots().define("crowd", 1024, Duration.ofSeconds(1));
-        long expires = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
-        List<Op> ops = new ArrayList<>();
-        for (int slot = 0; slot < 1000; slot++) {
-            String data =
-                    "state=held\nowner=h"
-                            + slot
-                            + "\nlastOwner=h"
-                            + slot
-                            + "\nincarnation=1\nfence=1\n"
-                            + "ttl=86400000\ntolerance=1000\nfloor=0\nexpiresMin="
-                            + expires
-                            + "\nceilingMin=0\nnextFloor=0\n"
-                            + "nonce=n"
-                            + slot
-                            + "\n";
-            ops.add(
-                    Op.create(
-                            fixture.root() + "/slot/crowd/" + slot,
-                            data.getBytes(StandardCharsets.UTF_8),
-                            ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                            CreateMode.PERSISTENT));
-            if (ops.size() == 100) {
-                fixture.admin().getZookeeperClient().getZooKeeper().multi(ops);
-                ops.clear();
-            }
-        }
+        holdByHand("crowd", IntStream.range(0, 1000));
         SlotLease[] lease = new SlotLease[1];
         long[] cost =
                 cost(
@@ -260,6 +236,53 @@ class RoundTripTest {
                 .as("sequential round trips: clock and 32, 256, the other 736, write")
                 .isLessThanOrEqualTo(4);
         assertThat(cost[2]).as("transactions").isEqualTo(2);
+    }
+
+    /**
+     * Writes held slot nodes by hand (a day-long term each), as many instances would have: faster
+     * than acquiring them one by one.
+     */
+    private void holdByHand(String ns, IntStream slots) throws Exception {
+        long expires = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
+        List<Op> ops = new ArrayList<>();
+        for (int slot : slots.toArray()) {
+            String data =
+                    "state=held\nowner=h"
+                            + slot
+                            + "\nlastOwner=h"
+                            + slot
+                            + "\nincarnation=1\nfence=1\n"
+                            + "ttl=86400000\ntolerance=1000\nfloor=0\nexpiresMin="
+                            + expires
+                            + "\nceilingMin=0\nnextFloor=0\n"
+                            + "nonce=n"
+                            + slot
+                            + "\n";
+            ops.add(
+                    Op.create(
+                            fixture.root() + "/slot/" + ns + "/" + slot,
+                            data.getBytes(StandardCharsets.UTF_8),
+                            ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                            CreateMode.PERSISTENT));
+            if (ops.size() == 100) {
+                fixture.admin().getZookeeperClient().getZooKeeper().multi(ops);
+                ops.clear();
+            }
+        }
+        if (!ops.isEmpty()) {
+            fixture.admin().getZookeeperClient().getZooKeeper().multi(ops);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a fresh acquire with no race takes the lowest free slot, even past the first batch"
+                    + " and below slot nodes that exist")
+    void lowestFreePastFirstBatch() throws Exception {
+        store.slots().define("holes", 1024, Duration.ofSeconds(1));
+        holdByHand("holes", IntStream.range(0, 100).filter(slot -> slot != 40));
+        assertThat(store.slots().acquire("holes", "new-host", Duration.ofSeconds(30)).slot())
+                .isEqualTo(40);
     }
 
     @Test
