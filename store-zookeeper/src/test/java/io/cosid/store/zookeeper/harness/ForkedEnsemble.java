@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * Real ZooKeeper servers as separate JVM processes, started from the Maven artifacts of one server
@@ -40,9 +39,10 @@ public final class ForkedEnsemble implements ZooKeeperServer {
         Member(int id, Path dir) {
             this.id = id;
             this.dir = dir;
-            this.clientPort = freePort();
-            this.peerPort = freePort();
-            this.electionPort = freePort();
+            // members are killed and restarted on these ports: keep them out of the ephemeral range
+            this.clientPort = StablePorts.take();
+            this.peerPort = StablePorts.take();
+            this.electionPort = StablePorts.take();
         }
     }
 
@@ -435,19 +435,43 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     }
 
     private void awaitServing(Member m) {
-        await("ZooKeeper " + version + " member " + m.id + " on port " + m.clientPort + " to serve")
-                .atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(50))
-                .failFast(
-                        "the server process exited; see " + m.dir.resolve("server.log"),
-                        () -> !m.process.isAlive())
-                .until(
-                        () ->
-                                (tls == null
-                                                ? FourLetterWords.mode(m.clientPort)
-                                                : FourLetterWords.mode(
-                                                        m.clientPort, tls.clientContext()))
-                                        .isPresent());
+        try {
+            await(
+                            "ZooKeeper "
+                                    + version
+                                    + " member "
+                                    + m.id
+                                    + " on port "
+                                    + m.clientPort
+                                    + " to serve")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .failFast("the server process exited", () -> !m.process.isAlive())
+                    .until(
+                            () ->
+                                    (tls == null
+                                                    ? FourLetterWords.mode(m.clientPort)
+                                                    : FourLetterWords.mode(
+                                                            m.clientPort, tls.clientContext()))
+                                            .isPresent());
+        } catch (TerminalFailureException e) {
+            // the directory is gone once the ensemble closes: the log's end goes into the failure
+            throw new IllegalStateException(
+                    "ZooKeeper "
+                            + version
+                            + " member "
+                            + m.id
+                            + " exited while starting (exit code "
+                            + m.process.exitValue()
+                            + "); the end of its log:\n"
+                            + tail(log(m.id), 40),
+                    e);
+        }
+    }
+
+    private static String tail(String text, int lines) {
+        List<String> all = text.lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
     /**
@@ -503,15 +527,6 @@ public final class ForkedEnsemble implements ZooKeeperServer {
             throw new IllegalStateException(e);
         }
         return String.join(File.pathSeparator, entries);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static void deleteTree(Path dir) {
