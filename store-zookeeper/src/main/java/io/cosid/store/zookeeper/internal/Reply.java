@@ -42,11 +42,15 @@ record Reply(
         return new Reply(code.intValue(), path, null, null, null, null);
     }
 
-    /** One read of a read-only multi as a reply: a node's data, or the error it got. */
+    /** One read of a read-only multi as a reply: a node's data or children, or the error it got. */
     static Reply ofRead(String path, OpResult result) {
-        return result instanceof OpResult.GetDataResult g
-                ? new Reply(Code.OK.intValue(), path, g.getData(), g.getStat(), null, null)
-                : new Reply(((OpResult.ErrorResult) result).getErr(), path, null, null, null, null);
+        if (result instanceof OpResult.GetDataResult g) {
+            return new Reply(Code.OK.intValue(), path, g.getData(), g.getStat(), null, null);
+        }
+        if (result instanceof OpResult.GetChildrenResult c) {
+            return new Reply(Code.OK.intValue(), path, null, null, c.getChildren(), null);
+        }
+        return new Reply(((OpResult.ErrorResult) result).getErr(), path, null, null, null, null);
     }
 
     Code code() {

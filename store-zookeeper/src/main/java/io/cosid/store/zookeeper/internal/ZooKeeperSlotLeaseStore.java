@@ -42,14 +42,12 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -57,11 +55,11 @@ import org.apache.zookeeper.data.Stat;
  * "SlotLeaseStore").
  *
  * <p>An acquire takes, in sequential round trips: (1) a write of the namespace's {@code .clock},
- * whose mtime is "now" and which, sent first on the session, is the read barrier for the reads
- * pipelined behind it: the namespace, the owner index and one read-only multi of the first 32 slots
- * and the preferred slot; (2) only if needed, one read-only multi of the slots the index lists
- * outside those, then, only while none is free, rounds of 256, 1024, 4096, ... slots, each one
- * round trip of pipelined read-only multis of at most 256 slots; (3) one write multi that
+ * whose mtime is "now" and which, sent first on the session, is the read barrier for the one
+ * read-only multi pipelined behind it: the namespace, the owner index, the first 32 slots and the
+ * preferred slot (two requests); (2) only if needed, one read-only multi of the slots the index
+ * lists outside those, then, only while none is free, rounds of 256, 1024, 4096, ... slots, each
+ * one round trip of pipelined read-only multis of at most 256 slots; (3) one write multi that
  * compare-and-sets the chosen slot and writes the owner index. A fresh acquire with a free slot
  * among the first 32, or an owner-index hit there, is two round trips; a 1024-slot namespace with
  * 1000 slots held is four. After a lost race the next attempt spreads by its ticket ({@link
@@ -321,16 +319,16 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         int previousTicket = 0;
         while (deadline.hasTimeLeft()) {
             List<Integer> firstBatch = firstBatch(namespaces.get(ns), preferred);
-            Start start =
-                    start(
-                            deadline,
-                            ns,
-                            h -> Requests.getData(h, ownerPath),
-                            h -> Requests.multi(h, slotReads(ns, firstBatch)));
+            List<Op> firstReads = new ArrayList<>();
+            firstReads.add(Op.getData(ownerPath));
+            firstReads.addAll(slotReads(ns, firstBatch));
+            Start start = start(deadline, ns, firstReads);
             Namespace namespace = start.namespace();
             Reply index = start.second();
-            Map<Integer, Reply> firstRead =
-                    slotReplies(deadline, ns, firstBatch, start.replies().get(1));
+            Map<Integer, Reply> firstRead = new TreeMap<>();
+            for (int i = 0; i < firstBatch.size(); i++) {
+                firstRead.put(firstBatch.get(i), start.replies().get(1 + i));
+            }
             List<Integer> owned =
                     index.is(Code.NONODE)
                             ? List.of()
@@ -482,40 +480,44 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     /**
      * Round trip 1: the clock write first (its mtime is "now" and its version the attempt's ticket;
      * on one session it is also the barrier that the reads behind it see everything up to it), then
-     * the namespace and one more node, pipelined.
+     * one read-only multi of the namespace and one more node: two requests.
      */
     private Start start(Deadline deadline, String ns, String secondPath) {
-        return start(deadline, ns, h -> Requests.getData(h, secondPath));
+        return start(deadline, ns, List.of(Op.getData(secondPath)));
     }
 
     /**
-     * The same first round trip with any further requests (inspect lists the namespace's children;
-     * acquire reads the owner index and the first batch of slots). Only the first further reply is
-     * checked here: a missing node is an answer, any other error a failure.
+     * The same first round trip with any further reads in the read-only multi (inspect lists the
+     * namespace's children; acquire reads the owner index and the first batch of slots). Only the
+     * first further reply is checked here: a missing node is an answer, any other error a failure.
      */
-    @SafeVarargs
-    private Start start(
-            Deadline deadline,
-            String ns,
-            Function<ZooKeeper, CompletableFuture<Reply>>... further) {
+    private Start start(Deadline deadline, String ns, List<Op> further) {
         parentAcls.checkNamespace(deadline, ns);
         String clock = paths.clock(ns);
         String nsPath = paths.namespace(ns);
-        List<Reply> replies =
+        List<Op> readOps = new ArrayList<>();
+        readOps.add(Op.getData(nsPath));
+        readOps.addAll(further);
+        List<Reply> sent =
                 reads.all(
                         deadline,
-                        h -> {
-                            List<CompletableFuture<Reply>> sent = new ArrayList<>();
-                            // not a compare-and-set: only its mtime and version matter
-                            sent.add(Requests.setData(h, clock, new byte[0], -1));
-                            sent.add(Requests.getData(h, nsPath));
-                            for (Function<ZooKeeper, CompletableFuture<Reply>> f : further) {
-                                sent.add(f.apply(h));
-                            }
-                            return sent;
-                        });
-        Reply clockReply = replies.get(0);
-        Reply nsReply = replies.get(1);
+                        h ->
+                                List.of(
+                                        // not a compare-and-set: only its mtime and version matter
+                                        Requests.setData(h, clock, new byte[0], -1),
+                                        Requests.multi(h, readOps)));
+        Reply clockReply = sent.get(0);
+        // A read-only multi answers per operation; its overall code is the first operation's
+        // error (a missing node), so only the absence of per-operation results is a failure.
+        Reply multi = sent.get(1);
+        if (multi.results() == null || multi.results().size() != readOps.size()) {
+            throw failures.unexpected(deadline, multi);
+        }
+        List<Reply> replies = new ArrayList<>();
+        for (int i = 0; i < readOps.size(); i++) {
+            replies.add(Reply.ofRead(readOps.get(i).getPath(), multi.results().get(i)));
+        }
+        Reply nsReply = replies.get(0);
         if (nsReply.is(Code.NONODE)) {
             throw new NamespaceNotFoundException(ns);
         }
@@ -534,7 +536,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         if (!clockReply.ok()) {
             throw failures.unexpected(deadline, clockReply);
         }
-        List<Reply> rest = replies.subList(2, replies.size());
+        List<Reply> rest = replies.subList(1, replies.size());
         Reply second = rest.get(0);
         if (!second.ok() && !second.is(Code.NONODE)) {
             throw failures.unexpected(deadline, second);
@@ -1013,10 +1015,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         Deadline deadline = lifecycle.start(OperationNames.inspect(namespace));
         // one round trip: clock, namespace and its children together
         Start start =
-                start(
-                        deadline,
-                        namespace,
-                        h -> Requests.getChildren(h, paths.namespace(namespace)));
+                start(deadline, namespace, List.of(Op.getChildren(paths.namespace(namespace))));
         Reply children = start.second();
         if (!children.ok()) {
             throw children.is(Code.NONODE)
