@@ -53,12 +53,16 @@ class RawNodeLayoutTest {
     }
 
     @Test
-    @DisplayName("a namespace holds limit and tolerance, with a .clock beside its slots")
+    @DisplayName(
+            "a namespace holds limit and tolerance, with a .clock beside its slots and a landing"
+                    + " hint of 0")
     void namespaceNode() {
         store.slots().define("workers", 16, Duration.ofMillis(1500));
         assertThat(fixture.raw("/slot/workers")).isEqualTo("limit=16\ntolerance=1500\n");
         assertThat(fixture.raw("/slot/workers/.clock")).isEmpty();
-        assertThat(fixture.raw("/owner/workers")).isEmpty();
+        assertThat(fixture.raw("/owner/workers"))
+                .as("the landing hint: the clock's version at its creation")
+                .isEqualTo("0");
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -230,15 +231,16 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     }
 
     /**
-     * Every node under the root but the clocks: data, version, czxid and mzxid (which any write
-     * changes).
+     * Every node under the root but the bookkeeping of docs/contract.md ("Bookkeeping writes"):
+     * data, version, czxid and mzxid (which any write changes). Left out are the clocks and the
+     * landing hints, {@code {root}/owner/{ns}} itself (its children, the owner indexes, are in).
      */
     @Override
     public Object snapshot() {
         return snapshot(false);
     }
 
-    /** Every node under the root, the clocks included. */
+    /** Every node under the root, the clocks and landing hints included. */
     @Override
     public Object fullSnapshot() {
         return snapshot(true);
@@ -271,7 +273,9 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
         if (stat == null) {
             return;
         }
-        if (withClocks || !path.endsWith("/.clock")) {
+        boolean bookkeeping =
+                path.endsWith("/.clock") || path.matches(Pattern.quote(root) + "/owner/[^/]+");
+        if (withClocks || !bookkeeping) {
             byte[] data = admin.getData().forPath(path);
             nodes.put(
                     path,

@@ -123,6 +123,12 @@ final class ConditionalWrite {
                     return WriteOutcome.lostRace(behind, reply.path()); // the guard is gone
                 }
             }
+            for (NodeChange change : changes) {
+                if (change.kind() == NodeChange.Kind.HINT && change.path().equals(reply.path())) {
+                    // a bookkeeping node is missing: the caller creates it like a missing parent
+                    return WriteOutcome.parentMissing(change.path());
+                }
+            }
             for (Op op : ops) {
                 if (op.getPath().equals(reply.path()) && op instanceof Op.Create) {
                     return WriteOutcome.parentMissing(NodePaths.parent(op.getPath()));

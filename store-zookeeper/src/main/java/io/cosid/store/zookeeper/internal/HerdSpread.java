@@ -1,5 +1,9 @@
 package io.cosid.store.zookeeper.internal;
 
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where among the lowest free slots an acquire that lost a race tries next (docs/contract.md,
  * "Choice order", under concurrency).
@@ -13,10 +17,58 @@ package io.cosid.store.zookeeper.internal;
  * distinct slots). A herd of n instances starting together thus spreads after its first lost race
  * (all want the lowest slot, one wins) over the lowest n free slots or so, instead of fighting for
  * one slot per round; two contenders spread over the lowest two.
+ *
+ * <p>A first attempt has no tickets of its own to compare, so it compares its ticket with the
+ * namespace's <em>landing hint</em>: the ticket of the last attempt that finished, which every
+ * landing acquire writes in its multi ({@link #firstPosition}).
  */
 final class HerdSpread {
 
     private HerdSpread() {}
+
+    /**
+     * The landing hint's data: the ticket of the last acquire attempt that finished (landed, or
+     * found no free slot), as decimal text.
+     */
+    static byte[] hint(int ticket) {
+        return Integer.toString(ticket).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The ticket a landing hint holds; empty when it holds none (cleared, never written) or
+     * anything but a decimal int, since a hint carries no safety: it only moves a slot choice.
+     */
+    static OptionalInt landed(byte @Nullable [] hint) {
+        if (hint == null || hint.length == 0 || hint.length > 11) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(new String(hint, StandardCharsets.US_ASCII)));
+        } catch (NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /**
+     * The position among the free slots, lowest first, of an acquire's first attempt: the number of
+     * acquire attempts whose tickets lie between the last finished one ({@code landed}) and this
+     * one, so that a herd whose attempts start before any of them lands points at distinct slots at
+     * once. With no attempt in between (acquires one after another) or no hint, 0: the lowest free
+     * slot.
+     *
+     * @param ticket the clock node's version after this attempt's clock write
+     * @param landed the landing hint's ticket, if any
+     * @param limit the namespace's limit: the position stays below it
+     */
+    static int firstPosition(int ticket, OptionalInt landed, int limit) {
+        if (landed.isEmpty()) {
+            return 0;
+        }
+        // int arithmetic: versions wrap, and so does the difference; a hint ahead of the ticket
+        // (tampered, or written by a later attempt that landed first) counts as none
+        int between = ticket - landed.getAsInt() - 1;
+        return between <= 0 ? 0 : Math.min(between, limit - 1);
+    }
 
     /**
      * The position among the free slots, lowest first, that an attempt with {@code ticket} tries

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A check ({@link #check}) changes nothing: it makes the write fail unless a guard node is still
  * at the version read, so that a write can depend on a node it does not change. A delete fails the
- * write unless the node exists (at the version given; -1: any), so it is a guard too.
+ * write unless the node exists (at the version given; -1: any), so it is a guard too. A hint
+ * ({@link #hint}) overwrites advisory data at any version.
  *
  * @param kind what the change does
  * @param path the node
@@ -34,7 +35,8 @@ record NodeChange(
         CREATE,
         REPLACE,
         CHECK,
-        DELETE
+        DELETE,
+        HINT
     }
 
     /** Creates a node read as absent. */
@@ -58,6 +60,16 @@ record NodeChange(
     /** Deletes the node, failing the write unless it exists at {@code version} (-1: any). */
     static NodeChange delete(String path, int version) {
         return new NodeChange(Kind.DELETE, path, version, null, null);
+    }
+
+    /**
+     * Overwrites the data of a bookkeeping node whatever its version: advisory data that no
+     * decision of safety reads (the landing hint of a namespace, docs/contract.md "Choice order").
+     * It is the one change sent at version -1 without a claim, on purpose: it never fails a write
+     * on a race, and a lost or tampered value only moves a slot choice among the free slots.
+     */
+    static NodeChange hint(String path, byte[] data) {
+        return new NodeChange(Kind.HINT, path, -1, null, data);
     }
 
     /** Whether this creates a node that was read as absent. */
@@ -88,6 +100,7 @@ record NodeChange(
         return switch (kind) {
             case CHECK -> List.of(Op.check(path, version));
             case DELETE -> List.of(Op.delete(path, version));
+            case HINT -> List.of(Op.setData(path, Objects.requireNonNull(data), -1));
             case CREATE ->
                     List.of(Requests.createOp(path, Objects.requireNonNull(data), paths.acl()));
             case REPLACE ->

@@ -28,8 +28,16 @@ final class PathCreator {
 
     /** Creates {@code path} and the parents it lacks, up to the top node, which must exist. */
     void ensure(Deadline deadline, String path) {
-        Reply r = create(deadline, path);
-        for (int attempt = 0; !r.ok() && !r.is(Code.NODEEXISTS); r = create(deadline, path)) {
+        ensure(deadline, path, new byte[0]);
+    }
+
+    /**
+     * The same, creating {@code path} itself with {@code data} (a node's initial bookkeeping, such
+     * as a landing hint); a node that exists keeps its data.
+     */
+    void ensure(Deadline deadline, String path, byte[] data) {
+        Reply r = create(deadline, path, data);
+        for (int attempt = 0; !r.ok() && !r.is(Code.NODEEXISTS); r = create(deadline, path, data)) {
             if (r.is(Code.NONODE)) {
                 String parent = NodePaths.parent(path);
                 if (parent == null) {
@@ -49,8 +57,7 @@ final class PathCreator {
         }
     }
 
-    private Reply create(Deadline deadline, String path) {
-        return roundTrips.sendOne(
-                deadline, h -> Requests.create(h, path, new byte[0], paths.acl()));
+    private Reply create(Deadline deadline, String path, byte[] data) {
+        return roundTrips.sendOne(deadline, h -> Requests.create(h, path, data, paths.acl()));
     }
 }

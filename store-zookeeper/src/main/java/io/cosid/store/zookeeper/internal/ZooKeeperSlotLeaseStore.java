@@ -62,9 +62,10 @@ import org.apache.zookeeper.data.Stat;
  * one round trip of pipelined read-only multis of at most 256 slots; (3) one write multi that
  * compare-and-sets the chosen slot and writes the owner index. A fresh acquire with a free slot
  * among the first 32, or an owner-index hit there, is two round trips; a 1024-slot namespace with
- * 1000 slots held is four. After a lost race the next attempt spreads by its ticket ({@link
- * HerdSpread}). Renew and release are one conditional write each when this store wrote the slot
- * last.
+ * 1000 slots held is four. A first attempt starts at the position of the attempts under way before
+ * it (its ticket against the namespace's landing hint), and after a lost race the next attempt
+ * spreads by its ticket ({@link HerdSpread}). Renew and release are one conditional write each when
+ * this store wrote the slot last.
  *
  * <p>A lease write whose outcome is unknown is settled by reading the slot back: it is ours only if
  * the stored nonce is the one this attempt wrote.
@@ -210,9 +211,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     /**
      * Creates what a defined namespace needs besides its node, if missing: the parent of its owner
-     * indexes, and its clock node (content: nothing but its modification time). Defining a
-     * namespace again is thereby the repair of a clock node deleted by hand. One round trip when
-     * both exist.
+     * indexes (holding the landing hint), and its clock node (content: nothing but its modification
+     * time). Defining a namespace again is thereby the repair of a clock node deleted by hand. One
+     * round trip when both exist.
      */
     private void ensureBookkeeping(Deadline deadline, String ns) {
         List<Reply> replies =
@@ -220,13 +221,18 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                         deadline,
                         h ->
                                 List.of(
+                                        // the landing hint starts at the clock's first version,
+                                        // so that a herd on a new namespace spreads at once
                                         Requests.create(
-                                                h, paths.owners(ns), new byte[0], paths.acl()),
+                                                h,
+                                                paths.owners(ns),
+                                                HerdSpread.hint(0),
+                                                paths.acl()),
                                         Requests.create(
                                                 h, paths.clock(ns), new byte[0], paths.acl())));
         Reply owners = replies.get(0);
         if (owners.is(Code.NONODE) || owners.connectionProblem()) {
-            pathCreator.ensure(deadline, paths.owners(ns));
+            pathCreator.ensure(deadline, paths.owners(ns), HerdSpread.hint(0));
         } else if (!owners.ok() && !owners.is(Code.NODEEXISTS)) {
             throw failures.unexpected(deadline, owners);
         }
@@ -315,19 +321,22 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         // included)
         preferred.ifPresent(slot -> requireSlot(slot, namespaceWith(deadline, ns, slot)));
         String ownerPath = paths.owner(ns, ownerKey);
+        String hintPath = paths.owners(ns);
         int lost = 0;
         int previousTicket = 0;
         while (deadline.hasTimeLeft()) {
             List<Integer> firstBatch = firstBatch(namespaces.get(ns), preferred);
             List<Op> firstReads = new ArrayList<>();
             firstReads.add(Op.getData(ownerPath));
+            firstReads.add(Op.getData(hintPath));
             firstReads.addAll(slotReads(ns, firstBatch));
-            Start start = start(deadline, ns, firstReads);
+            Start start = start(deadline, ns, paths.clock(ns), firstReads);
             Namespace namespace = start.namespace();
             Reply index = start.second();
+            Reply hint = start.replies().get(1);
             Map<Integer, Reply> firstRead = new TreeMap<>();
             for (int i = 0; i < firstBatch.size(); i++) {
-                firstRead.put(firstBatch.get(i), start.replies().get(1 + i));
+                firstRead.put(firstBatch.get(i), start.replies().get(2 + i));
             }
             List<Integer> owned =
                     index.is(Code.NONODE)
@@ -343,20 +352,29 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                                     index.data());
             int position =
                     lost == 0
-                            ? 0
+                            ? HerdSpread.firstPosition(
+                                    start.ticket(),
+                                    HerdSpread.landed(hint.ok() ? hint.data() : null),
+                                    namespace.limit())
                             : HerdSpread.position(
                                     start.ticket(), previousTicket, namespace.limit());
             previousTicket = start.ticket();
-            Choice choice =
-                    chooseFreeSlot(
-                            deadline,
-                            namespace,
-                            owned,
-                            preferred,
-                            start.now(),
-                            firstRead,
-                            position,
-                            start.slotNodes());
+            Choice choice;
+            try {
+                choice =
+                        chooseFreeSlot(
+                                deadline,
+                                namespace,
+                                owned,
+                                preferred,
+                                start.now(),
+                                firstRead,
+                                position,
+                                start.slotNodes());
+            } catch (SlotsExhaustedException e) {
+                finished(deadline, ns, start.ticket());
+                throw e;
+            }
             int chosen = choice.slot();
             Seen slot = choice.seen();
             String nonce = UUID.randomUUID().toString();
@@ -385,7 +403,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                                 deadline,
                                 location(ns, chosen),
                                 slotChange(paths.slot(ns, chosen), slot, termData),
-                                indexChange);
+                                indexChange,
+                                NodeChange.hint(hintPath, HerdSpread.hint(start.ticket())));
                 mine =
                         switch (w.kind()) {
                             case LANDED -> written(deadline, ns, chosen, term, termData, w);
@@ -438,6 +457,20 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         return known(NamespaceCodec.decode(ns, path, r.data()));
     }
 
+    /**
+     * An acquire attempt that found no free slot finished too: its ticket goes into the landing
+     * hint, so that the next acquire does not count it as one still under way. One request, on an
+     * exceptional path; its outcome does not matter (a hint carries no safety).
+     */
+    private void finished(Deadline deadline, String ns, int ticket) {
+        if (deadline.hasTimeLeft()) {
+            conditionalWrite.send(
+                    deadline,
+                    "the landing hint of namespace '" + ns + "' (" + paths.owners(ns) + ")",
+                    NodeChange.hint(paths.owners(ns), HerdSpread.hint(ticket)));
+        }
+    }
+
     /** Remembers a namespace as read, keeping the largest limit seen. */
     private Namespace known(Namespace namespace) {
         namespaces.merge(namespace.name(), namespace, (a, b) -> a.limit() >= b.limit() ? a : b);
@@ -478,22 +511,20 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * Round trip 1: the clock write first (its mtime is "now" and its version the attempt's ticket;
-     * on one session it is also the barrier that the reads behind it see everything up to it), then
-     * one read-only multi of the namespace and one more node: two requests.
-     */
-    private Start start(Deadline deadline, String ns, String secondPath) {
-        return start(deadline, ns, List.of(Op.getData(secondPath)));
-    }
-
-    /**
-     * The same first round trip with any further reads in the read-only multi (inspect lists the
-     * namespace's children; acquire reads the owner index and the first batch of slots). Only the
+     * Round trip 1: a write of {@code stamp} first (its mtime is "now"; on one session it is also
+     * the barrier that the reads behind it see everything up to it), then one read-only multi of
+     * the namespace and the further reads (acquire: the owner index, the landing hint and the first
+     * batch of slots; inspect: the namespace's children; advance: the slot): two requests. Only the
      * first further reply is checked here: a missing node is an answer, any other error a failure.
+     *
+     * <p>An acquire stamps the namespace's {@code .clock}, whose version is then the attempt's
+     * ticket; inspect and advance stamp the parent of the owner indexes instead (clearing the
+     * landing hint it holds), so that the clock's versions count acquire attempts only
+     * (docs/contract.md, "Choice order").
      */
-    private Start start(Deadline deadline, String ns, List<Op> further) {
+    private Start start(Deadline deadline, String ns, String stamp, List<Op> further) {
         parentAcls.checkNamespace(deadline, ns);
-        String clock = paths.clock(ns);
+        String clock = stamp;
         String nsPath = paths.namespace(ns);
         List<Op> readOps = new ArrayList<>();
         readOps.add(Op.getData(nsPath));
@@ -525,6 +556,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             throw failures.unexpected(deadline, nsReply);
         }
         Namespace namespace = known(NamespaceCodec.decode(ns, nsPath, nsReply.data()));
+        if (clockReply.is(Code.NONODE) && stamp.equals(paths.owners(ns))) {
+            // the parent of the owner indexes is the store's own bookkeeping: created, not refused
+            pathCreator.ensure(deadline, stamp);
+            return start(deadline, ns, stamp, further);
+        }
         if (clockReply.is(Code.NONODE)) {
             throw new StoreCorruptedException(
                     "namespace '" + ns + "' (" + nsPath + ")",
@@ -552,11 +588,12 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     /**
      * The contract's choice order: the owner index's slots and the preferred slot (those not read
-     * yet in one read-only multi), then the lowest free slot, or after a lost race the free slot at
-     * {@code position} among the lowest free ones ({@link HerdSpread}): within the first batch if
-     * it has that many free, else the first free slot of a window of {@value #FIRST_BATCH} where
-     * the position falls, else (the window all taken) the position among the free slots found by
-     * reading further batches. Position 0 (no lost race) always scans: the lowest free slot.
+     * yet in one read-only multi), then the lowest free slot, or with attempts under way (a first
+     * attempt's hint, or a lost race) the free slot at {@code position} among the lowest free ones
+     * ({@link HerdSpread}): within the first batch if it has that many free, else the first free
+     * slot of a window of {@value #FIRST_BATCH} where the position falls, else (the window all
+     * taken) the position among the free slots found by reading further batches. Position 0
+     * (acquires one after another) always scans: the lowest free slot.
      */
     private Choice chooseFreeSlot(
             Deadline deadline,
@@ -590,7 +627,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         List<Choice> free = new ArrayList<>();
         collectFree(deadline, ns.name(), batch, 0, scanned, now, wanted, free);
         if (position > 0 && free.size() < wanted && scanned < ns.limit()) {
-            // After a lost race, past the first batch, read only a window where the position would
+            // With attempts under way, past the first batch, read only a window where the position
+            // would
             // fall: each of a
             // herd reads one batch, not every slot below its position. Where that is: if at least
             // half the first batch is free, past it at its density of free slots; else past the
@@ -966,7 +1004,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             return first.data().view(namespace, slot, first.mtime());
         }
         while (deadline.hasTimeLeft()) {
-            Start start = start(deadline, namespace, path);
+            Start start =
+                    start(deadline, namespace, paths.owners(namespace), List.of(Op.getData(path)));
             Seen current = decode(deadline, namespace, slot, start.second());
             SlotData data = current.data();
             if (data.isAtLeast(current.mtime(), fenceAtLeast, floorAtLeast)) {
@@ -1015,7 +1054,11 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         Deadline deadline = lifecycle.start(OperationNames.inspect(namespace));
         // one round trip: clock, namespace and its children together
         Start start =
-                start(deadline, namespace, List.of(Op.getChildren(paths.namespace(namespace))));
+                start(
+                        deadline,
+                        namespace,
+                        paths.owners(namespace),
+                        List.of(Op.getChildren(paths.namespace(namespace))));
         Reply children = start.second();
         if (!children.ok()) {
             throw children.is(Code.NONODE)

@@ -2,12 +2,14 @@ package io.cosid.store.zookeeper.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("Where an acquire that lost a race tries next")
+@DisplayName("Where an acquire tries: after a lost race, and on its first attempt")
 class HerdSpreadTest {
 
     @Test
@@ -68,5 +70,46 @@ class HerdSpreadTest {
     @DisplayName("a clock node whose version went back (recreated) gives the lowest free slot")
     void versionWentBack() {
         assertThat(HerdSpread.position(3, 90_000, 1 << 16)).isZero();
+    }
+
+    @Test
+    @DisplayName("a first attempt right after the last finished one takes the lowest free slot")
+    void firstAttemptAlone() {
+        assertThat(HerdSpread.firstPosition(8, OptionalInt.of(7), 1024)).isZero();
+        assertThat(HerdSpread.firstPosition(8, OptionalInt.empty(), 1024)).isZero();
+    }
+
+    @Test
+    @DisplayName("first attempts of a herd that started before any landed point at distinct slots")
+    void firstAttemptsOfAHerd() {
+        Set<Integer> positions = new HashSet<>();
+        for (int ticket = 101; ticket <= 600; ticket++) {
+            positions.add(HerdSpread.firstPosition(ticket, OptionalInt.of(100), 1024));
+        }
+        assertThat(positions).hasSize(500).allMatch(p -> p >= 0 && p < 500);
+    }
+
+    @Test
+    @DisplayName("a hint ahead of the ticket counts as none; a position stays inside the limit")
+    void firstAttemptBounds() {
+        assertThat(HerdSpread.firstPosition(8, OptionalInt.of(99), 1024)).isZero();
+        assertThat(HerdSpread.firstPosition(5_000, OptionalInt.of(0), 16)).isEqualTo(15);
+        assertThat(
+                        HerdSpread.firstPosition(
+                                Integer.MIN_VALUE + 2, OptionalInt.of(Integer.MAX_VALUE), 16))
+                .as("across the version wrap")
+                .isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("a hint is decimal text; anything else reads as no hint")
+    void hintText() {
+        assertThat(HerdSpread.landed(HerdSpread.hint(-42))).hasValue(-42);
+        assertThat(HerdSpread.landed(HerdSpread.hint(Integer.MAX_VALUE)))
+                .hasValue(Integer.MAX_VALUE);
+        assertThat(HerdSpread.landed(null)).isEmpty();
+        assertThat(HerdSpread.landed(new byte[0])).isEmpty();
+        assertThat(HerdSpread.landed("12x".getBytes(StandardCharsets.US_ASCII))).isEmpty();
+        assertThat(HerdSpread.landed("99999999999".getBytes(StandardCharsets.US_ASCII))).isEmpty();
     }
 }

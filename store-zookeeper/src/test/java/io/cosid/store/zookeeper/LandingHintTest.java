@@ -1,0 +1,134 @@
+package io.cosid.store.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cosid.store.SlotLease;
+import io.cosid.store.SlotsExhaustedException;
+import io.cosid.store.Store;
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The landing hint of docs/contract.md ("Choice order"): the first attempt of an acquire takes the
+ * free slot at the position of the attempts under way before it, read from the clock's version
+ * (acquire attempts only) and the hint (the ticket of the last attempt that finished), and acquires
+ * one after another always take the lowest free slot, whatever else runs in between.
+ */
+@DisplayName("The landing hint on ZooKeeper")
+class LandingHintTest {
+
+    private static final Duration TTL = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    private final ZooKeeperFixture fixture = new ZooKeeperFixture(SERVER.server());
+    private final Store store = fixture.openStore();
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    @Test
+    @DisplayName(
+            "each landing acquire writes its ticket, the clock's version after its clock write")
+    void landingWritesItsTicket() throws Exception {
+        store.slots().define("workers", 16, Duration.ofSeconds(1));
+        for (int i = 0; i < 3; i++) {
+            store.slots().acquire("workers", "host-" + i, TTL);
+            assertThat(fixture.raw("/owner/workers"))
+                    .isEqualTo(Integer.toString(clockVersion("workers")));
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "acquires one after another take the lowest free slot with inspect, advance, release"
+                    + " and an exhausted acquire in between")
+    void sequentialStaysLowest() {
+        store.slots().define("workers", 4, Duration.ofSeconds(1));
+        SlotLease[] held = new SlotLease[4];
+        for (int i = 0; i < 4; i++) {
+            store.slots().inspect("workers");
+            held[i] = store.slots().acquire("workers", "host-" + i, TTL);
+            assertThat(held[i].slot()).isEqualTo(i);
+        }
+        assertThatThrownBy(() -> store.slots().acquire("workers", "host-9", TTL))
+                .isInstanceOf(SlotsExhaustedException.class);
+        assertThatThrownBy(() -> store.slots().acquire("workers", "host-9", TTL))
+                .isInstanceOf(SlotsExhaustedException.class);
+        store.slots().release(held[3]);
+        store.slots().release(held[1]);
+        store.slots().advance("workers", 3, 5, Instant.EPOCH);
+        store.slots().inspect("workers");
+        assertThat(store.slots().acquire("workers", "host-10", TTL).slot()).isEqualTo(1);
+        assertThat(store.slots().acquire("workers", "host-11", TTL).slot()).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName(
+            "a first attempt with two attempts under way since the last landing takes the third"
+                    + " lowest free slot")
+    void attemptsUnderWaySpreadTheFirstAttempt() throws Exception {
+        store.slots().define("workers", 64, Duration.ofSeconds(1));
+        store.slots().acquire("workers", "host-0", TTL);
+        store.slots().acquire("workers", "host-1", TTL);
+        // two attempts wrote the clock after the last landing and have not landed yet
+        int lastLanded = clockVersion("workers");
+        touchClock("workers");
+        touchClock("workers");
+        assertThat(store.slots().acquire("workers", "host-2", TTL).slot())
+                .as("free slots 2, 3, 4, ...: position 2 among them")
+                .isEqualTo(4);
+        assertThat(lastLanded + 3).isEqualTo(clockVersion("workers"));
+        assertThat(store.slots().acquire("workers", "host-3", TTL).slot())
+                .as("after that landing, the lowest free slot again")
+                .isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("a tampered hint only moves a choice and is overwritten by the next landing")
+    void tamperedHint() throws Exception {
+        store.slots().define("workers", 64, Duration.ofSeconds(1));
+        store.slots().acquire("workers", "host-0", TTL);
+        for (String garbage : new String[] {"not a ticket", "99999999", "-5", ""}) {
+            setHint("workers", garbage);
+            SlotLease lease = store.slots().acquire("workers", "host-" + garbage, TTL);
+            assertThat(fixture.raw("/owner/workers"))
+                    .isEqualTo(Integer.toString(clockVersion("workers")));
+            if (!garbage.equals("-5")) {
+                assertThat(lease.slot()).as("no usable hint: the lowest free slot").isEqualTo(1);
+            } else {
+                assertThat(lease.slot())
+                        .as("a hint far behind: a position inside the namespace")
+                        .isBetween(1, 63);
+            }
+            store.slots().release(lease);
+        }
+    }
+
+    private int clockVersion(String ns) throws Exception {
+        return fixture.admin()
+                .checkExists()
+                .forPath(fixture.root() + "/slot/" + ns + "/.clock")
+                .getVersion();
+    }
+
+    private void touchClock(String ns) throws Exception {
+        fixture.admin().setData().forPath(fixture.root() + "/slot/" + ns + "/.clock", new byte[0]);
+    }
+
+    private void setHint(String ns, String data) throws Exception {
+        fixture.admin()
+                .setData()
+                .forPath(fixture.root() + "/owner/" + ns, data.getBytes(StandardCharsets.UTF_8));
+    }
+}
