@@ -39,13 +39,13 @@ class LandingHintTest {
 
     @Test
     @DisplayName(
-            "each landing acquire writes its ticket, the clock's version after its clock write")
+            "each landing acquire writes its ticket (the clock's version after its clock write)"
+                    + " and its slot")
     void landingWritesItsTicket() throws Exception {
         store.slots().define("workers", 16, Duration.ofSeconds(1));
         for (int i = 0; i < 3; i++) {
             store.slots().acquire("workers", "host-" + i, TTL);
-            assertThat(fixture.raw("/owner/workers"))
-                    .isEqualTo(Integer.toString(clockVersion("workers")));
+            assertThat(fixture.raw("/owner/workers")).isEqualTo(clockVersion("workers") + ":" + i);
         }
     }
 
@@ -89,9 +89,49 @@ class LandingHintTest {
                 .as("free slots 2, 3, 4, ...: position 2 among them")
                 .isEqualTo(4);
         assertThat(lastLanded + 3).isEqualTo(clockVersion("workers"));
+        assertThat(fixture.raw("/owner/workers")).isEqualTo(clockVersion("workers") + ":4");
         assertThat(store.slots().acquire("workers", "host-3", TTL).slot())
                 .as("after that landing, the lowest free slot again")
                 .isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName(
+            "a first attempt counts its position from the slot after the one the last landing took")
+    void positionCountsFromTheLastLandedSlot() throws Exception {
+        store.slots().define("workers", 64, Duration.ofSeconds(1));
+        for (int i = 0; i < 3; i++) {
+            store.slots().acquire("workers", "host-" + i, TTL);
+        }
+        // one attempt under way since an acquire that landed on slot 10
+        setHint("workers", clockVersion("workers") + ":10");
+        touchClock("workers");
+        assertThat(store.slots().acquire("workers", "host-3", TTL).slot())
+                .as("free slots from 11: position 1 among them")
+                .isEqualTo(12);
+        assertThat(store.slots().acquire("workers", "host-4", TTL).slot())
+                .as("after that landing, the lowest free slot again")
+                .isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName(
+            "a hint past every free slot falls back to the position among the free slots from"
+                    + " slot 0, never to exhaustion")
+    void hintPastTheFreeSlots() throws Exception {
+        store.slots().define("workers", 64, Duration.ofSeconds(1));
+        for (int i = 0; i < 3; i++) {
+            store.slots().acquire("workers", "host-" + i, TTL);
+        }
+        for (int slot = 61; slot < 64; slot++) {
+            assertThat(store.slots().acquire("workers", "high-" + slot, TTL, slot).slot())
+                    .isEqualTo(slot);
+        }
+        setHint("workers", clockVersion("workers") + ":60");
+        touchClock("workers");
+        assertThat(store.slots().acquire("workers", "host-3", TTL).slot())
+                .as("slots 61-63 held: position 1 among the free slots 3, 4, ...")
+                .isEqualTo(4);
     }
 
     @Test
@@ -99,11 +139,12 @@ class LandingHintTest {
     void tamperedHint() throws Exception {
         store.slots().define("workers", 64, Duration.ofSeconds(1));
         store.slots().acquire("workers", "host-0", TTL);
-        for (String garbage : new String[] {"not a ticket", "99999999", "-5", ""}) {
+        for (String garbage :
+                new String[] {"not a ticket", "99999999", "-5", "", "-5:-3", "-5:99999999999"}) {
             setHint("workers", garbage);
             SlotLease lease = store.slots().acquire("workers", "host-" + garbage, TTL);
             assertThat(fixture.raw("/owner/workers"))
-                    .isEqualTo(Integer.toString(clockVersion("workers")));
+                    .isEqualTo(clockVersion("workers") + ":" + lease.slot());
             if (!garbage.equals("-5")) {
                 assertThat(lease.slot()).as("no usable hint: the lowest free slot").isEqualTo(1);
             } else {

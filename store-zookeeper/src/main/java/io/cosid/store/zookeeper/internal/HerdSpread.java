@@ -35,15 +35,41 @@ final class HerdSpread {
     }
 
     /**
+     * The landing hint of an acquire that landed: its ticket and, after a colon, the slot it took,
+     * where the attempts after it look for their slots.
+     */
+    static byte[] hint(int ticket, int slot) {
+        return (ticket + ":" + slot).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The slot a landing hint names; empty when it names none or is not a hint. */
+    static OptionalInt landedSlot(byte @Nullable [] hint) {
+        if (hint == null || landed(hint).isEmpty()) {
+            return OptionalInt.empty();
+        }
+        String text = new String(hint, StandardCharsets.US_ASCII);
+        int colon = text.indexOf(':');
+        return colon < 0
+                ? OptionalInt.empty()
+                : OptionalInt.of(Integer.parseInt(text.substring(colon + 1)));
+    }
+
+    /**
      * The ticket a landing hint holds; empty when it holds none (cleared, never written) or
      * anything but a decimal int, since a hint carries no safety: it only moves a slot choice.
      */
     static OptionalInt landed(byte @Nullable [] hint) {
-        if (hint == null || hint.length == 0 || hint.length > 11) {
+        if (hint == null || hint.length == 0 || hint.length > 23) {
             return OptionalInt.empty();
         }
+        String text = new String(hint, StandardCharsets.US_ASCII);
+        int colon = text.indexOf(':');
         try {
-            return OptionalInt.of(Integer.parseInt(new String(hint, StandardCharsets.US_ASCII)));
+            int ticket = Integer.parseInt(colon < 0 ? text : text.substring(0, colon));
+            if (colon >= 0 && Integer.parseInt(text.substring(colon + 1)) < 0) {
+                return OptionalInt.empty();
+            }
+            return OptionalInt.of(ticket);
         } catch (NumberFormatException e) {
             return OptionalInt.empty();
         }

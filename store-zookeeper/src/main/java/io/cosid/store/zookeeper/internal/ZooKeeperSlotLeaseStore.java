@@ -350,14 +350,20 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                                             + ownerPath
                                             + ")",
                                     index.data());
+            byte[] hintData = hint.ok() ? hint.data() : null;
             int position =
                     lost == 0
                             ? HerdSpread.firstPosition(
-                                    start.ticket(),
-                                    HerdSpread.landed(hint.ok() ? hint.data() : null),
-                                    namespace.limit())
+                                    start.ticket(), HerdSpread.landed(hintData), namespace.limit())
                             : HerdSpread.position(
                                     start.ticket(), previousTicket, namespace.limit());
+            // a first attempt with attempts under way counts its position from the slot after
+            // the one the last landing took: those attempts look for theirs there too
+            OptionalInt landedSlot = HerdSpread.landedSlot(hintData);
+            int base =
+                    lost == 0 && position > 0 && landedSlot.isPresent()
+                            ? (int) Math.min(landedSlot.getAsInt() + 1L, namespace.limit() - 1L)
+                            : 0;
             previousTicket = start.ticket();
             Choice choice;
             try {
@@ -370,6 +376,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                                 start.now(),
                                 firstRead,
                                 position,
+                                base,
                                 start.slotNodes());
             } catch (SlotsExhaustedException e) {
                 finished(deadline, ns, start.ticket());
@@ -404,7 +411,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                                 location(ns, chosen),
                                 slotChange(paths.slot(ns, chosen), slot, termData),
                                 indexChange,
-                                NodeChange.hint(hintPath, HerdSpread.hint(start.ticket())));
+                                NodeChange.hint(hintPath, HerdSpread.hint(start.ticket(), chosen)));
                 mine =
                         switch (w.kind()) {
                             case LANDED -> written(deadline, ns, chosen, term, termData, w);
@@ -603,6 +610,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             long now,
             Map<Integer, Reply> firstRead,
             int position,
+            int base,
             int slotNodes) {
         List<Integer> firstChoices = SlotChoiceOrder.firstChoices(ns, owned, preferred);
         Map<Integer, Reply> read = new TreeMap<>(firstRead);
@@ -625,6 +633,38 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         }
         int wanted = position + 1;
         List<Choice> free = new ArrayList<>();
+        if (base > 0) {
+            // the position counts from base: inside the first batch, or at base + position past it
+            collectFree(
+                    deadline,
+                    ns.name(),
+                    batch,
+                    Math.min(base, scanned),
+                    scanned,
+                    now,
+                    wanted,
+                    free);
+            if (free.size() == wanted) {
+                return free.get(position);
+            }
+            long at = Math.max(base, (long) scanned) + wanted - 1L - free.size();
+            int from = (int) Math.min(at, ns.limit() - 1L);
+            int to = (int) Math.min((long) from + FIRST_BATCH, ns.limit());
+            List<Choice> inWindow = new ArrayList<>();
+            collectFree(
+                    deadline,
+                    ns.name(),
+                    readSlots(deadline, ns.name(), IntStream.range(from, to).boxed().toList()),
+                    from,
+                    to,
+                    now,
+                    1,
+                    inWindow);
+            if (!inWindow.isEmpty()) {
+                return inWindow.get(0);
+            }
+            free.clear(); // none there: the positions below, counted from slot 0
+        }
         collectFree(deadline, ns.name(), batch, 0, scanned, now, wanted, free);
         if (position > 0 && free.size() < wanted && scanned < ns.limit()) {
             // With attempts under way, past the first batch, read only a window where the position

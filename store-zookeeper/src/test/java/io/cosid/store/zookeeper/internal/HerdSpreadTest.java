@@ -102,11 +102,18 @@ class HerdSpreadTest {
     }
 
     @Test
-    @DisplayName("a hint is decimal text; anything else reads as no hint")
+    @DisplayName(
+            "a hint is a decimal ticket, after a landing with a colon and the slot; anything else"
+                    + " reads as no hint")
     void hintText() {
         assertThat(HerdSpread.landed(HerdSpread.hint(-42))).hasValue(-42);
         assertThat(HerdSpread.landed(HerdSpread.hint(Integer.MAX_VALUE)))
                 .hasValue(Integer.MAX_VALUE);
+        assertThat(HerdSpread.landed(HerdSpread.hint(17, 1023))).hasValue(17);
+        assertThat(HerdSpread.landedSlot(HerdSpread.hint(17, 1023))).hasValue(1023);
+        assertThat(HerdSpread.landedSlot(HerdSpread.hint(17))).isEmpty();
+        assertThat(HerdSpread.landed("17:-1".getBytes(StandardCharsets.US_ASCII))).isEmpty();
+        assertThat(HerdSpread.landedSlot("17:x".getBytes(StandardCharsets.US_ASCII))).isEmpty();
         assertThat(HerdSpread.landed(null)).isEmpty();
         assertThat(HerdSpread.landed(new byte[0])).isEmpty();
         assertThat(HerdSpread.landed("12x".getBytes(StandardCharsets.US_ASCII))).isEmpty();
