@@ -18,8 +18,9 @@ import org.apache.zookeeper.data.ACL;
  * {root}/slot/{ns}/.clock            written by each acquire attempt (nothing else): its mtime
  *                                    is "now", its version the attempt's ticket
  * {root}/owner/{ns}                  the landing hint: the ticket of the last acquire attempt
- *                                    that finished (empty: none); inspect and advance stamp
- *                                    "now" on it, clearing it
+ *                                    that finished, ":" and its slot if it landed ("0" at
+ *                                    define, empty: none); inspect and advance stamp "now" on
+ *                                    it, clearing it
  * {root}/owner/{ns}/{ownerKey}       the slots last owned by the key
  * {root}/.wrap/{digest}              claims for the one write per 2^32 that must pass
  *                                    data version -1
