@@ -648,28 +648,16 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 return free.get(position);
             }
             long at = Math.max(base, (long) scanned) + wanted - 1L - free.size();
-            int from = (int) Math.min(at, ns.limit() - 1L);
-            int to = (int) Math.min((long) from + FIRST_BATCH, ns.limit());
-            List<Choice> inWindow = new ArrayList<>();
-            collectFree(
-                    deadline,
-                    ns.name(),
-                    readSlots(deadline, ns.name(), IntStream.range(from, to).boxed().toList()),
-                    from,
-                    to,
-                    now,
-                    1,
-                    inWindow);
-            if (!inWindow.isEmpty()) {
-                return inWindow.get(0);
+            Optional<Choice> inWindow = firstFreeInWindow(deadline, ns, at, now);
+            if (inWindow.isPresent()) {
+                return inWindow.get();
             }
             free.clear(); // none there: the positions below, counted from slot 0
         }
         collectFree(deadline, ns.name(), batch, 0, scanned, now, wanted, free);
         if (position > 0 && free.size() < wanted && scanned < ns.limit()) {
             // With attempts under way, past the first batch, read only a window where the position
-            // would
-            // fall: each of a
+            // would fall: each of a
             // herd reads one batch, not every slot below its position. Where that is: if at least
             // half the first batch is free, past it at its density of free slots; else past the
             // slot nodes that exist (a herd fills a namespace from slot 0, and a slot never held
@@ -680,14 +668,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     free.size() * 2 >= scanned
                             ? scanned + ahead * scanned / free.size()
                             : Math.max(scanned, (long) slotNodes) + ahead;
-            int from = (int) Math.min(at, ns.limit() - 1L);
-            int to = (int) Math.min((long) from + FIRST_BATCH, ns.limit());
-            Map<Integer, Reply> window =
-                    readSlots(deadline, ns.name(), IntStream.range(from, to).boxed().toList());
-            List<Choice> inWindow = new ArrayList<>();
-            collectFree(deadline, ns.name(), window, from, to, now, 1, inWindow);
-            if (!inWindow.isEmpty()) {
-                return inWindow.get(0);
+            Optional<Choice> inWindow = firstFreeInWindow(deadline, ns, at, now);
+            if (inWindow.isPresent()) {
+                return inWindow.get();
             }
         }
         for (int size = FIRST_BATCH; free.size() < wanted && scanned < ns.limit(); ) {
@@ -701,6 +684,20 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             throw new SlotsExhaustedException(ns.name(), ns.limit());
         }
         return free.get(position % free.size());
+    }
+
+    /**
+     * Reads the {@value #FIRST_BATCH} slots from {@code at} (kept inside the namespace) in one
+     * round trip and returns the lowest free one among them, if any.
+     */
+    private Optional<Choice> firstFreeInWindow(Deadline deadline, Namespace ns, long at, long now) {
+        int from = (int) Math.min(at, ns.limit() - 1L);
+        int to = (int) Math.min((long) from + FIRST_BATCH, ns.limit());
+        Map<Integer, Reply> window =
+                readSlots(deadline, ns.name(), IntStream.range(from, to).boxed().toList());
+        List<Choice> inWindow = new ArrayList<>();
+        collectFree(deadline, ns.name(), window, from, to, now, 1, inWindow);
+        return inWindow.stream().findFirst();
     }
 
     /**
