@@ -379,7 +379,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                                 base,
                                 start.slotNodes());
             } catch (SlotsExhaustedException e) {
-                finished(deadline, ns, start.ticket());
+                finished(deadline, ns, start.ticket(), e);
                 throw e;
             }
             int chosen = choice.slot();
@@ -467,14 +467,21 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     /**
      * An acquire attempt that found no free slot finished too: its ticket goes into the landing
      * hint, so that the next acquire does not count it as one still under way. One request, on an
-     * exceptional path; its outcome does not matter (a hint carries no safety).
+     * exceptional path; its outcome does not change the answer (a hint carries no safety): a
+     * failure of it is attached to {@code exhausted} as suppressed.
      */
-    private void finished(Deadline deadline, String ns, int ticket) {
-        if (deadline.hasTimeLeft()) {
+    private void finished(
+            Deadline deadline, String ns, int ticket, SlotsExhaustedException exhausted) {
+        if (!deadline.hasTimeLeft()) {
+            return;
+        }
+        try {
             conditionalWrite.send(
                     deadline,
                     "the landing hint of namespace '" + ns + "' (" + paths.owners(ns) + ")",
                     NodeChange.hint(paths.owners(ns), HerdSpread.hint(ticket)));
+        } catch (StoreException e) {
+            exhausted.addSuppressed(e);
         }
     }
 
