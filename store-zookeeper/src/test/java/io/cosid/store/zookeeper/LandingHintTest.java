@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.Store;
+import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -71,6 +72,39 @@ class LandingHintTest {
         store.slots().inspect("workers");
         assertThat(store.slots().acquire("workers", "host-10", TTL).slot()).isEqualTo(1);
         assertThat(store.slots().acquire("workers", "host-11", TTL).slot()).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName(
+            "acquires refused for corrupt data finish their tickets: the next acquire takes the"
+                    + " lowest free slot")
+    void refusedAttemptsFinish() throws Exception {
+        store.slots().define("workers", 8, Duration.ofSeconds(1));
+        store.slots().release(store.slots().acquire("workers", "host-a", TTL));
+        store.slots().acquire("workers", "host-0", TTL);
+        String namespace = fixture.raw("/slot/workers");
+        fixture.corruptNamespace("workers", "garbage");
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> store.slots().acquire("workers", "host-x", TTL))
+                    .isInstanceOf(StoreCorruptedException.class);
+        }
+        fixture.admin()
+                .setData()
+                .forPath(
+                        fixture.root() + "/slot/workers",
+                        namespace.getBytes(StandardCharsets.UTF_8));
+        fixture.corruptOwnerIndex("workers", "host-a", "zero,one");
+        assertThatThrownBy(() -> store.slots().acquire("workers", "host-a", TTL))
+                .isInstanceOf(StoreCorruptedException.class);
+        fixture.corruptSlot("workers", 1, "garbage");
+        assertThatThrownBy(() -> store.slots().acquire("workers", "host-y", TTL))
+                .isInstanceOf(StoreCorruptedException.class);
+        assertThat(fixture.raw("/owner/workers"))
+                .isEqualTo(String.valueOf(clockVersion("workers")));
+        fixture.admin().delete().forPath(fixture.root() + "/slot/workers/1");
+        assertThat(store.slots().acquire("workers", "host-1", TTL).slot())
+                .as("three refused acquires in between: still the lowest free slot")
+                .isEqualTo(1);
     }
 
     @Test

@@ -338,18 +338,6 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             for (int i = 0; i < firstBatch.size(); i++) {
                 firstRead.put(firstBatch.get(i), start.replies().get(2 + i));
             }
-            List<Integer> owned =
-                    index.is(Code.NONODE)
-                            ? List.of()
-                            : OwnerIndexCodec.decode(
-                                    "owner index of '"
-                                            + ownerKey
-                                            + "' in namespace '"
-                                            + ns
-                                            + "' ("
-                                            + ownerPath
-                                            + ")",
-                                    index.data());
             byte[] hintData = hint.ok() ? hint.data() : null;
             int position =
                     lost == 0
@@ -365,8 +353,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                             ? (int) Math.min(landedSlot.getAsInt() + 1L, namespace.limit() - 1L)
                             : 0;
             previousTicket = start.ticket();
+            List<Integer> owned;
             Choice choice;
             try {
+                owned = owned(ns, ownerKey, ownerPath, index);
                 choice =
                         chooseFreeSlot(
                                 deadline,
@@ -378,9 +368,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                                 position,
                                 base,
                                 start.slotNodes());
-            } catch (SlotsExhaustedException e) {
-                finished(deadline, ns, start.ticket(), e);
-                throw e;
+            } catch (SlotsExhaustedException | StoreCorruptedException e) {
+                throw finished(deadline, ns, start.ticket(), e);
             }
             int chosen = choice.slot();
             Seen slot = choice.seen();
@@ -443,6 +432,21 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         throw deadline.expired(null);
     }
 
+    /** The slots the owner index lists, most recent first; none when it does not exist. */
+    private static List<Integer> owned(String ns, String ownerKey, String ownerPath, Reply index) {
+        return index.is(Code.NONODE)
+                ? List.of()
+                : OwnerIndexCodec.decode(
+                        "owner index of '"
+                                + ownerKey
+                                + "' in namespace '"
+                                + ns
+                                + "' ("
+                                + ownerPath
+                                + ")",
+                        index.data());
+    }
+
     /**
      * The namespace as this store knows it, read only when the known one does not hold {@code
      * slot}: a limit is never lowered, so a slot inside a limit seen once stays inside. A read,
@@ -465,15 +469,18 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     }
 
     /**
-     * An acquire attempt that found no free slot finished too: its ticket goes into the landing
-     * hint, so that the next acquire does not count it as one still under way. One request, on an
-     * exceptional path; its outcome does not change the answer (a hint carries no safety): a
-     * failure of it is attached to {@code exhausted} as suppressed.
+     * An acquire attempt refused after its clock write (no free slot, or corrupt data read)
+     * finished too: its ticket goes into the landing hint, so that the next acquire does not count
+     * it as one still under way and takes the lowest free slot. One request, on an exceptional
+     * path; its outcome does not change the answer (a hint carries no safety): a failure of it is
+     * attached to {@code refusal} as suppressed.
+     *
+     * @return {@code refusal}, for the caller to throw
      */
-    private void finished(
-            Deadline deadline, String ns, int ticket, SlotsExhaustedException exhausted) {
+    private StoreException finished(
+            Deadline deadline, String ns, int ticket, StoreException refusal) {
         if (!deadline.hasTimeLeft()) {
-            return;
+            return refusal;
         }
         try {
             conditionalWrite.send(
@@ -481,8 +488,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     "the landing hint of namespace '" + ns + "' (" + paths.owners(ns) + ")",
                     NodeChange.hint(paths.owners(ns), HerdSpread.hint(ticket)));
         } catch (StoreException e) {
-            exhausted.addSuppressed(e);
+            refusal.addSuppressed(e);
         }
+        return refusal;
     }
 
     /** Remembers a namespace as read, keeping the largest limit seen. */
@@ -569,7 +577,15 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         if (!nsReply.ok()) {
             throw failures.unexpected(deadline, nsReply);
         }
-        Namespace namespace = known(NamespaceCodec.decode(ns, nsPath, nsReply.data()));
+        Namespace namespace;
+        try {
+            namespace = known(NamespaceCodec.decode(ns, nsPath, nsReply.data()));
+        } catch (StoreCorruptedException e) {
+            // an acquire's clock write gave it a ticket: the refused attempt finishes it
+            throw clockReply.ok() && stamp.equals(paths.clock(ns))
+                    ? finished(deadline, ns, clockReply.stat().getVersion(), e)
+                    : e;
+        }
         if (clockReply.is(Code.NONODE) && stamp.equals(paths.owners(ns))) {
             // the parent of the owner indexes is the store's own bookkeeping: created, not refused
             pathCreator.ensure(deadline, stamp);
