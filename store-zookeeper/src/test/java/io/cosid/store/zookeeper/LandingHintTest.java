@@ -150,6 +150,26 @@ class LandingHintTest {
 
     @Test
     @DisplayName(
+            "a first attempt counts slots, not free ones, after the last landed slot: attempts"
+                    + " under way that landed first do not push it further")
+    void attemptsThatLandedOutOfOrder() throws Exception {
+        store.slots().define("workers", 64, Duration.ofSeconds(1));
+        for (int i = 0; i < 3; i++) {
+            store.slots().acquire("workers", "host-" + i, TTL);
+        }
+        // the hint names ticket t on slot 10; tickets t+1 and t+2 landed on slots 11 and 12 before
+        // t did (their hints were overwritten), and ticket t+3 is still under way
+        assertThat(store.slots().acquire("workers", "early-11", TTL, 11).slot()).isEqualTo(11);
+        assertThat(store.slots().acquire("workers", "early-12", TTL, 12).slot()).isEqualTo(12);
+        setHint("workers", (clockVersion("workers") - 2) + ":10");
+        touchClock("workers");
+        assertThat(store.slots().acquire("workers", "host-3", TTL).slot())
+                .as("ticket t+4: four slots after slot 10, the one of t+3 left to it")
+                .isEqualTo(14);
+    }
+
+    @Test
+    @DisplayName(
             "a hint past every free slot falls back to the position among the free slots from"
                     + " slot 0, never to exhaustion")
     void hintPastTheFreeSlots() throws Exception {

@@ -622,8 +622,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      * attempt's hint, or a lost race) the free slot at {@code position} among the lowest free ones
      * ({@link HerdSpread}): within the first batch if it has that many free, else the first free
      * slot of a window of {@value #FIRST_BATCH} where the position falls, else (the window all
-     * taken) the position among the free slots found by reading further batches. Position 0
-     * (acquires one after another) always scans: the lowest free slot.
+     * taken) the position among the free slots found by reading further batches. A first attempt
+     * whose hint names the slot the last landing took ({@code base} is the slot after it) counts
+     * its position in slots from {@code base} instead, and takes the first free slot from there.
+     * Position 0 (acquires one after another) always scans: the lowest free slot.
      */
     private Choice chooseFreeSlot(
             Deadline deadline,
@@ -657,23 +659,22 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         int wanted = position + 1;
         List<Choice> free = new ArrayList<>();
         if (base > 0) {
-            // the position counts from base: inside the first batch, or at base + position past it
-            collectFree(
-                    deadline,
-                    ns.name(),
-                    batch,
-                    Math.min(base, scanned),
-                    scanned,
-                    now,
-                    wanted,
-                    free);
-            if (free.size() == wanted) {
-                return free.get(position);
+            // the position counts slots, not free ones, from base: the attempts under way since the
+            // landing at base - 1 take the slots right after it, in whatever order they land, so
+            // a slot taken there is one of theirs, not a reason to look further
+            long target = (long) base + position;
+            Optional<Choice> atTarget;
+            if (target < scanned) {
+                collectFree(deadline, ns.name(), batch, (int) target, scanned, now, 1, free);
+                atTarget =
+                        free.isEmpty()
+                                ? firstFreeInWindow(deadline, ns, scanned, now)
+                                : Optional.of(free.get(0));
+            } else {
+                atTarget = firstFreeInWindow(deadline, ns, target, now);
             }
-            long at = Math.max(base, (long) scanned) + wanted - 1L - free.size();
-            Optional<Choice> inWindow = firstFreeInWindow(deadline, ns, at, now);
-            if (inWindow.isPresent()) {
-                return inWindow.get();
+            if (atTarget.isPresent()) {
+                return atTarget.get();
             }
             free.clear(); // none there: the positions below, counted from slot 0
         }
