@@ -170,6 +170,25 @@ class LandingHintTest {
 
     @Test
     @DisplayName(
+            "a hinted slot that another store created past the slot nodes this store counted is a"
+                    + " lost race, never overwritten")
+    void hintedSlotCreatedByAnother() throws Exception {
+        store.slots().define("workers", 1024, Duration.ofSeconds(1));
+        for (int i = 0; i < 3; i++) {
+            store.slots().acquire("workers", "host-" + i, TTL);
+        }
+        SlotLease other = fixture.openStore().slots().acquire("workers", "other", TTL, 101);
+        String held = fixture.raw("/slot/workers/101");
+        // one attempt under way since a landing on slot 99: position 1 from slot 100 is slot 101
+        setHint("workers", clockVersion("workers") + ":99");
+        touchClock("workers");
+        SlotLease mine = store.slots().acquire("workers", "host-3", TTL);
+        assertThat(mine.slot()).isNotEqualTo(other.slot());
+        assertThat(fixture.raw("/slot/workers/101")).isEqualTo(held);
+    }
+
+    @Test
+    @DisplayName(
             "a hint past every free slot falls back to the position among the free slots from"
                     + " slot 0, never to exhaustion")
     void hintPastTheFreeSlots() throws Exception {

@@ -670,6 +670,15 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                         free.isEmpty()
                                 ? firstFreeInWindow(deadline, ns, scanned, now)
                                 : Optional.of(free.get(0));
+            } else if (target < ns.limit()
+                    && target >= slotNodes
+                    && !marks.containsKey(paths.slot(ns.name(), (int) target))) {
+                // past the first batch, at or past the number of slot nodes: in a herd filling a
+                // namespace, a node not created yet. Taken as absent without reading its window;
+                // the
+                // landing creates it, which fails if the node exists (a lost race), so this is as
+                // safe as a read for a slot this store never saw
+                atTarget = Optional.of(new Choice((int) target, Seen.absent()));
             } else {
                 atTarget = firstFreeInWindow(deadline, ns, target, now);
             }

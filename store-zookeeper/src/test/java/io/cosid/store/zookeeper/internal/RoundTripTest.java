@@ -288,6 +288,68 @@ class RoundTripTest {
     }
 
     @Test
+    @DisplayName(
+            "a first attempt whose hinted slot lies past the first batch and past the slot nodes"
+                    + " creates it without reading it: 2 round trips, 3 requests")
+    void hintedSlotPastTheSlotNodes() throws Exception {
+        store.slots().define("herd", 1024, Duration.ofSeconds(1));
+        for (int i = 0; i < 3; i++) {
+            store.slots().acquire("herd", "host-" + i, Duration.ofSeconds(30));
+        }
+        // one attempt under way since a landing on slot 99
+        hintUnderWay("herd", 99);
+        SlotLease[] lease = new SlotLease[1];
+        long[] cost =
+                cost(
+                        () ->
+                                lease[0] =
+                                        store.slots()
+                                                .acquire(
+                                                        "herd",
+                                                        "new-host",
+                                                        Duration.ofSeconds(30)));
+        assertThat(lease[0].slot()).isEqualTo(101);
+        assertThat(cost).containsExactly(2, 3, 2);
+    }
+
+    @Test
+    @DisplayName(
+            "a first attempt whose hinted slot lies among the slot nodes reads its window first: 3"
+                    + " round trips, 4 requests")
+    void hintedSlotAmongTheSlotNodes() throws Exception {
+        store.slots().define("herd", 1024, Duration.ofSeconds(1));
+        holdByHand("herd", IntStream.range(0, 200).filter(slot -> slot != 101));
+        hintUnderWay("herd", 99);
+        SlotLease[] lease = new SlotLease[1];
+        long[] cost =
+                cost(
+                        () ->
+                                lease[0] =
+                                        store.slots()
+                                                .acquire(
+                                                        "herd",
+                                                        "new-host",
+                                                        Duration.ofSeconds(30)));
+        assertThat(lease[0].slot()).isEqualTo(101);
+        assertThat(cost).containsExactly(3, 4, 2);
+    }
+
+    /**
+     * Makes the next acquire's first attempt count one attempt under way since a landing on {@code
+     * slot}: its position is 1 from the slot after it.
+     */
+    private void hintUnderWay(String ns, int slot) throws Exception {
+        String clock = fixture.root() + "/slot/" + ns + "/.clock";
+        int ticket = fixture.admin().checkExists().forPath(clock).getVersion();
+        fixture.admin()
+                .setData()
+                .forPath(
+                        fixture.root() + "/owner/" + ns,
+                        (ticket + ":" + slot).getBytes(StandardCharsets.UTF_8));
+        fixture.admin().setData().forPath(clock, new byte[0]);
+    }
+
+    @Test
     @DisplayName("renew and release are one conditional write each: 1 round trip, 1 transaction")
     void renewAndRelease() {
         store.slots().define("workers", 4, Duration.ofSeconds(1));
