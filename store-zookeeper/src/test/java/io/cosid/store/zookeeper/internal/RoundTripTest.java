@@ -223,21 +223,23 @@ class RoundTripTest {
     void crowdedNamespace() throws Exception {
         store.slots().define("crowd", 1024, Duration.ofSeconds(1));
         holdByHand("crowd", IntStream.range(0, 1000));
-        SlotLease[] lease = new SlotLease[1];
-        long[] cost =
-                cost(
-                        () ->
-                                lease[0] =
-                                        store.slots()
-                                                .acquire(
-                                                        "crowd",
-                                                        "new-host",
-                                                        Duration.ofSeconds(30)));
-        assertThat(lease[0].slot()).isEqualTo(1000);
+        Acquired acquired = acquireCounted("crowd", "new-host");
+        long[] cost = acquired.cost();
+        assertThat(acquired.slot()).isEqualTo(1000);
         assertThat(cost[0])
                 .as("sequential round trips: clock and 32, 256, the other 736, write")
                 .isLessThanOrEqualTo(4);
         assertThat(cost[2]).as("transactions").isEqualTo(2);
+    }
+
+    /** A slot acquired and what the acquire cost: {round trips, requests, transactions}. */
+    private record Acquired(int slot, long[] cost) {}
+
+    private Acquired acquireCounted(String ns, String ownerKey) {
+        SlotLease[] lease = new SlotLease[1];
+        long[] cost =
+                cost(() -> lease[0] = store.slots().acquire(ns, ownerKey, Duration.ofSeconds(30)));
+        return new Acquired(lease[0].slot(), cost);
     }
 
     /**
@@ -298,17 +300,9 @@ class RoundTripTest {
         }
         // one attempt under way since a landing on slot 99
         hintUnderWay("herd", 99);
-        SlotLease[] lease = new SlotLease[1];
-        long[] cost =
-                cost(
-                        () ->
-                                lease[0] =
-                                        store.slots()
-                                                .acquire(
-                                                        "herd",
-                                                        "new-host",
-                                                        Duration.ofSeconds(30)));
-        assertThat(lease[0].slot()).isEqualTo(101);
+        Acquired acquired = acquireCounted("herd", "new-host");
+        long[] cost = acquired.cost();
+        assertThat(acquired.slot()).isEqualTo(101);
         assertThat(cost).containsExactly(2, 3, 2);
     }
 
@@ -320,17 +314,9 @@ class RoundTripTest {
         store.slots().define("herd", 1024, Duration.ofSeconds(1));
         holdByHand("herd", IntStream.range(0, 200).filter(slot -> slot != 101));
         hintUnderWay("herd", 99);
-        SlotLease[] lease = new SlotLease[1];
-        long[] cost =
-                cost(
-                        () ->
-                                lease[0] =
-                                        store.slots()
-                                                .acquire(
-                                                        "herd",
-                                                        "new-host",
-                                                        Duration.ofSeconds(30)));
-        assertThat(lease[0].slot()).isEqualTo(101);
+        Acquired acquired = acquireCounted("herd", "new-host");
+        long[] cost = acquired.cost();
+        assertThat(acquired.slot()).isEqualTo(101);
         assertThat(cost).containsExactly(3, 4, 2);
     }
 
