@@ -20,7 +20,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A first attempt has no tickets of its own to compare, so it compares its ticket with the
  * namespace's <em>landing hint</em>: the ticket of the last attempt that finished, which every
- * landing acquire writes in its multi ({@link #firstPosition}).
+ * landing acquire writes in its multi with the slot it took ({@link #firstPosition}). When the hint
+ * names that slot, the position counts slots after it rather than free ones: the attempts under way
+ * take the slots right after it in whatever order they land, so slots already taken there must not
+ * push a later ticket further (where that happened, a third of a 1024-instance herd's first
+ * attempts lost their race; docs/performance.md, run 9).
  */
 final class HerdSpread {
 
@@ -76,11 +80,11 @@ final class HerdSpread {
     }
 
     /**
-     * The position among the free slots, lowest first, of an acquire's first attempt: the number of
-     * acquire attempts whose tickets lie between the last finished one ({@code landed}) and this
-     * one, so that a herd whose attempts start before any of them lands points at distinct slots at
-     * once. With no attempt in between (acquires one after another) or no hint, 0: the lowest free
-     * slot.
+     * The position of an acquire's first attempt (among the free slots, lowest first; in slots from
+     * the one after the hint's slot when the hint names one): the number of acquire attempts whose
+     * tickets lie between the last finished one ({@code landed}) and this one, so that a herd whose
+     * attempts start before any of them lands points at distinct slots at once. With no attempt in
+     * between (acquires one after another) or no hint, 0: the lowest free slot.
      *
      * @param ticket the clock node's version after this attempt's clock write
      * @param landed the landing hint's ticket, if any
