@@ -546,7 +546,6 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      */
     private Start start(Deadline deadline, String ns, String stamp, List<Op> further) {
         parentAcls.checkNamespace(deadline, ns);
-        String clock = stamp;
         String nsPath = paths.namespace(ns);
         List<Op> readOps = new ArrayList<>();
         readOps.add(Op.getData(nsPath));
@@ -557,7 +556,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                         h ->
                                 List.of(
                                         // not a compare-and-set: only its mtime and version matter
-                                        Requests.setData(h, clock, new byte[0], -1),
+                                        Requests.setData(h, stamp, new byte[0], -1),
                                         Requests.multi(h, readOps)));
         Reply clockReply = sent.get(0);
         // A read-only multi answers per operation; its overall code is the first operation's
@@ -595,7 +594,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             throw new StoreCorruptedException(
                     "namespace '" + ns + "' (" + nsPath + ")",
                     "its clock node "
-                            + clock
+                            + stamp
                             + " is missing (repair: define the namespace again with its limit and"
                             + " tolerance, which creates the clock node; nothing else changes)");
         }
@@ -675,9 +674,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                     && !marks.containsKey(paths.slot(ns.name(), (int) target))) {
                 // past the first batch, at or past the number of slot nodes: in a herd filling a
                 // namespace, a node not created yet. Taken as absent without reading its window;
-                // the
-                // landing creates it, which fails if the node exists (a lost race), so this is as
-                // safe as a read for a slot this store never saw
+                // the landing creates it, which fails if the node exists (a lost race), so this is
+                // as safe as a read for a slot this store never saw
                 atTarget = Optional.of(new Choice((int) target, Seen.absent()));
             } else {
                 atTarget = firstFreeInWindow(deadline, ns, target, now);
@@ -690,8 +688,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         collectFree(deadline, ns.name(), batch, 0, scanned, now, wanted, free);
         if (position > 0 && free.size() < wanted && scanned < ns.limit()) {
             // With attempts under way, past the first batch, read only a window where the position
-            // would fall: each of a
-            // herd reads one batch, not every slot below its position. Where that is: if at least
+            // would fall: each of a herd reads one batch, not every slot below its position.
+            // Where that is: if at least
             // half the first batch is free, past it at its density of free slots; else past the
             // slot nodes that exist (a herd fills a namespace from slot 0, and a slot never held
             // has no node). Free slots below the window are left to the contenders whose
