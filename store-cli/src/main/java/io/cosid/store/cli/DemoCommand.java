@@ -113,13 +113,6 @@ final class DemoCommand implements Callable<Integer> {
             if (connectString == null) {
                 embedded = EmbeddedZooKeeper.start();
                 connectString = embedded.connectString();
-                progress(
-                        out,
-                        "embedded ZooKeeper on "
-                                + connectString
-                                + " (data in "
-                                + embedded.dir()
-                                + ", removed on exit, Ctrl-C too)");
             }
             StoreConfig config =
                     StoreConfig.of("demo", "zookeeper")
@@ -131,7 +124,17 @@ final class DemoCommand implements Callable<Integer> {
                                     "blockUntilConnectedWait",
                                     StoreConfig.formatDuration(
                                             StoreSelection.connectWait(connectWait, null)));
+            // The hook before the first line: whoever reads that line may stop us at once.
             cleanup = cleanupOnInterrupt(embedded, connect == null || keep ? null : config);
+            if (embedded != null) {
+                progress(
+                        out,
+                        "embedded ZooKeeper on "
+                                + connectString
+                                + " (data in "
+                                + embedded.dir()
+                                + ", removed on exit, Ctrl-C too)");
+            }
             int code = run(config, connectString, root, runFor, leaseTtl, skew, out);
             if (connect != null) {
                 if (keep) {
