@@ -6,9 +6,12 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.zookeeper.ZooKeeperStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -22,8 +25,8 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * One client of a shared counter, with its own ZooKeeper session: ours, Curator's
- * DistributedAtomicLong, or the bare versioned setData that is the floor of any compare-and-set
- * counter on ZooKeeper.
+ * DistributedAtomicLong, the bare versioned setData that is the floor of any compare-and-set
+ * counter on ZooKeeper, or the bare hand-off of turns between sessions ({@link BareHandOff}).
  */
 abstract class Contender implements AutoCloseable {
 
@@ -244,6 +247,88 @@ abstract class Contender implements AutoCloseable {
             } catch (ExecutionException e) {
                 throw (Exception) e.getCause();
             }
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
+    }
+
+    /**
+     * The barest turn-taking a compare-and-set counter across sessions can do, with no store: N
+     * sessions on one node, session i writing the versions congruent to i mod N. Each waits for an
+     * {@code exists} watch on the node and then sends its versioned {@code setData} at once at the
+     * version it now knows, with no read in between. Its rate is what handing the node from one
+     * session to the next costs on this machine, the bound of any scheme of turns.
+     *
+     * <p>A range is implied by the version written ({@code (version - base) * step}), since only
+     * these writers write the node. A turn that has not come within a second (the others stopped at
+     * the run's end) counts as given up.
+     */
+    static final class BareHandOff extends Contender {
+        private final CuratorFramework client;
+        private final String path;
+        private final int turn;
+        private final int of;
+        private final int base;
+
+        private BareHandOff(CuratorFramework client, String path, int turn, int of, int base) {
+            this.client = client;
+            this.path = path;
+            this.turn = turn;
+            this.of = of;
+            this.base = base;
+        }
+
+        /** {@code sessions} hand-off writers of a fresh node for {@code key}. */
+        static List<Contender> open(String connectString, String key, Policy policy, int sessions)
+                throws Exception {
+            String path = "/handoff/" + key;
+            List<Contender> writers = new ArrayList<>();
+            for (int i = 0; i < sessions; i++) {
+                CuratorFramework client = curator(connectString, policy);
+                if (i == 0) {
+                    client.create()
+                            .orSetData()
+                            .creatingParentsIfNeeded()
+                            .withMode(CreateMode.PERSISTENT)
+                            .forPath(path, new byte[0]);
+                }
+                int base = client.checkExists().forPath(path).getVersion();
+                writers.add(new BareHandOff(client, path, i, sessions, base));
+            }
+            return writers;
+        }
+
+        @Override
+        long[] add(long step) throws Exception {
+            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+            int version = -1;
+            while (version < 0) {
+                CompletableFuture<Void> changed = new CompletableFuture<>();
+                Stat seen = zk.exists(path, e -> changed.complete(null));
+                if (Math.floorMod(seen.getVersion() - base, of) == turn) {
+                    version = seen.getVersion();
+                } else {
+                    try {
+                        changed.get(1, TimeUnit.SECONDS);
+                    } catch (TimeoutException e) {
+                        return null;
+                    }
+                    int next = seen.getVersion() + 1; // one write happened: no read needed
+                    if (Math.floorMod(next - base, of) == turn) {
+                        version = next;
+                    }
+                }
+            }
+            try {
+                zk.setData(path, new byte[0], version);
+            } catch (KeeperException.BadVersionException e) {
+                return null; // more than one write happened meanwhile: not this writer's turn
+            }
+            long start = (version - base) * step;
+            return new long[] {start, start + step};
         }
 
         @Override

@@ -327,7 +327,8 @@ public final class SideBySide {
             Result f = contend(Contender.Kind.DAL, n, false, Contender.Policy.FAST);
             Result o = contend(Contender.Kind.OURS, n, false, Contender.Policy.DEFAULT);
             Result sh = contend(Contender.Kind.OURS, n, true, Contender.Policy.DEFAULT);
-            rows.add(new Result[] {d, f, o, sh});
+            Result h = n > 1 ? handOff(n) : null;
+            rows.add(h == null ? new Result[] {d, f, o, sh} : new Result[] {d, f, o, sh, h});
             dal[i] = d.perSecond();
             dalFast[i] = f.perSecond();
             ours[i] = o.perSecond();
@@ -346,9 +347,11 @@ public final class SideBySide {
                 "DistributedAtomicLong, default policy",
                 "DistributedAtomicLong, fast policy",
                 "cosid-store, own sessions",
-                "cosid-store, one shared store"
+                "cosid-store, one shared store",
+                "bare hand-off: turns by version, no store (at 2 clients the bound of turns; gave"
+                        + " up: a turn not come in 1 s)"
             };
-            for (int k = 0; k < names.length; k++) {
+            for (int k = 0; k < r.length; k++) {
                 table.row(
                         n,
                         names[k],
@@ -422,6 +425,27 @@ public final class SideBySide {
                 flat);
         chart.write(outDir().resolve("throughput-vs-clients.png"));
         unequalDistances(reference);
+    }
+
+    /**
+     * The bare hand-off between {@code clients} sessions ({@link Contender.BareHandOff}): what a
+     * scheme of turns can reach on this machine at best (at 2 clients; with more, its writers wake
+     * on every write).
+     */
+    private Result handOff(int clients) {
+        List<Contender> writers;
+        try {
+            writers =
+                    Contender.BareHandOff.open(
+                            connectString, "handoff-" + clients, Contender.Policy.DEFAULT, clients);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot set up the bare hand-off", e);
+        }
+        try {
+            return runMeasured(writers, clients + " x bare hand-off");
+        } finally {
+            writers.forEach(Contender::closeQuietly);
+        }
     }
 
     /** One client's sequential versioned setData rate, measured now. */
