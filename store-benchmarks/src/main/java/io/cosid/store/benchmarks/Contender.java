@@ -260,7 +260,8 @@ abstract class Contender implements AutoCloseable {
      * sessions on one node, session i writing the versions congruent to i mod N. Each waits for an
      * {@code exists} watch on the node and then sends its versioned {@code setData} at once at the
      * version it now knows, with no read in between. Its rate is what handing the node from one
-     * session to the next costs on this machine, the bound of any scheme of turns.
+     * session to the next costs on this machine: the bound of turns that each wait for the write
+     * before them (a writer that sent ahead of it, pipelined, could pass it).
      *
      * <p>A range is implied by the version written ({@code (version - base) * step}), since only
      * these writers write the node. A turn that has not come within a second (the others stopped at
@@ -286,19 +287,28 @@ abstract class Contender implements AutoCloseable {
                 throws Exception {
             String path = "/handoff/" + key;
             List<Contender> writers = new ArrayList<>();
-            for (int i = 0; i < sessions; i++) {
-                CuratorFramework client = curator(connectString, policy);
-                if (i == 0) {
-                    client.create()
-                            .orSetData()
-                            .creatingParentsIfNeeded()
-                            .withMode(CreateMode.PERSISTENT)
-                            .forPath(path, new byte[0]);
+            try {
+                for (int i = 0; i < sessions; i++) {
+                    CuratorFramework client = curator(connectString, policy);
+                    writers.add(new BareHandOff(client, path, i, sessions, base(client, path, i)));
                 }
-                int base = client.checkExists().forPath(path).getVersion();
-                writers.add(new BareHandOff(client, path, i, sessions, base));
+            } catch (Exception e) {
+                writers.forEach(Contender::closeQuietly); // the sessions opened so far
+                throw e;
             }
             return writers;
+        }
+
+        /** The node's version before any turn; the first writer creates the node. */
+        private static int base(CuratorFramework client, String path, int turn) throws Exception {
+            if (turn == 0) {
+                client.create()
+                        .orSetData()
+                        .creatingParentsIfNeeded()
+                        .withMode(CreateMode.PERSISTENT)
+                        .forPath(path, new byte[0]);
+            }
+            return client.checkExists().forPath(path).getVersion();
         }
 
         @Override

@@ -689,9 +689,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         if (position > 0 && free.size() < wanted && scanned < ns.limit()) {
             // With attempts under way, past the first batch, read only a window where the position
             // would fall: each of a herd reads one batch, not every slot below its position.
-            // Where that is: if at least
-            // half the first batch is free, past it at its density of free slots; else past the
-            // slot nodes that exist (a herd fills a namespace from slot 0, and a slot never held
+            // Where that is: if at least half the first batch is free, past it at its density of
+            // free slots; else past the slot nodes that exist (a herd fills a namespace from slot
+            // 0, and a slot never held
             // has no node). Free slots below the window are left to the contenders whose
             // positions point there; the scan below is the fallback when the window has none.
             long ahead = wanted - 1L - free.size();

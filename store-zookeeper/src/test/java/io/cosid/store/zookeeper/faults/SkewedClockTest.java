@@ -69,8 +69,9 @@ class SkewedClockTest {
                     report);
             report.assertValid();
             // A step back is the lag (10 s) less the time between the last write under a true
-            // clock and the first under the lagging one, which includes an election (5.6 s seen on
-            // a busy machine); the two together show the lagging clock itself.
+            // clock and the first under the lagging one, which includes an election (5.6 s seen in
+            // a
+            // full run on 2 cores); the two together show the lagging clock itself.
             assertThat(probe.largestStepBack.get())
                     .as("the store's clock really stepped back (ms)")
                     .isPositive();
