@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Coalesces concurrent {@code acquire} calls on one key inside one store: one compare-and-set for
@@ -33,11 +34,29 @@ import java.util.function.LongConsumer;
 final class AcquireCoalescer {
 
     /**
-     * Writes one range of {@code size} for the key, with everything that entails (CAS loop, the
-     * writer line).
+     * Writes one range for the key, as large as its {@link Demand} says before each send, with
+     * everything that entails (CAS loop, the writer line).
      */
     interface Writer {
-        Range write(long size, Deadline deadline);
+        /** Returns the range written, or null when nobody waits any more (nothing was written). */
+        @Nullable Range write(Demand demand, Deadline deadline);
+    }
+
+    /**
+     * What a writer writes for: the callers that still wait. Settled before each send, so that a
+     * caller that gave up since the last send is not written for, and a caller that queued since
+     * rides along. Why taking a newcomer is safe: it queued before the send, so its call was under
+     * way when the write landed, and a range from that write is one it could have got.
+     */
+    interface Demand {
+        /** Before a write of any size: the values to write now; 0 when nobody waits any more. */
+        long settle();
+
+        /**
+         * Before a write whose size is fixed (a turn of the size its seat declared): fills it with
+         * the callers that still wait, as far as they fit; what stays unfilled is given up.
+         */
+        void settle(long size);
     }
 
     private static final int QUEUED = 0;
@@ -161,32 +180,79 @@ final class AcquireCoalescer {
         }
     }
 
+    /** The requests one writer carries, settled before each of its sends ({@link Demand}). */
+    private final class Batch implements Demand {
+        final List<Request> parts = new ArrayList<>();
+        long total;
+
+        @Override
+        public long settle() {
+            dropGivenUp();
+            take(Long.MAX_VALUE);
+            return total;
+        }
+
+        @Override
+        public void settle(long size) {
+            dropGivenUp();
+            take(size);
+        }
+
+        /** Parts whose callers gave up before this send: nothing was written for them. */
+        private void dropGivenUp() {
+            if (parts.removeIf(r -> r.state.get() == GAVE_UP)) {
+                total = parts.stream().mapToLong(r -> r.size).sum();
+            }
+        }
+
+        /** Takes queued requests in order while the total stays within {@code limit}. */
+        void take(long limit) {
+            for (Request r; (r = queue.peek()) != null; ) {
+                if (r.state.get() == QUEUED && r.size > limit - total) {
+                    break; // the rest waits for the next send or turn
+                }
+                queue.poll();
+                if (r.state.compareAndSet(QUEUED, TAKEN)) {
+                    parts.add(r);
+                    total += r.size;
+                }
+            }
+        }
+    }
+
+    /** One request alone (a batch split after its sum did not fit). */
+    private record Alone(Request request) implements Demand {
+        @Override
+        public long settle() {
+            return request.state.get() == GAVE_UP ? 0 : request.size;
+        }
+
+        @Override
+        public void settle(long size) {}
+    }
+
     /**
      * Holding the turn: takes everything queued (this caller's request included) and writes it at
-     * once.
+     * once; callers that queue while the write is retried ride along with it.
      */
     private void writeQueued(Request mine, Deadline deadline) {
-        List<Request> batch = new ArrayList<>();
-        long total = 0;
-        for (Request r; (r = queue.peek()) != null; ) {
-            if (r.state.get() == QUEUED && total > Long.MAX_VALUE - r.size) {
-                break; // the rest waits for the next turn
-            }
-            queue.poll();
-            if (r.state.compareAndSet(QUEUED, TAKEN)) {
-                batch.add(r);
-                total += r.size;
-            }
-        }
-        if (batch.isEmpty()) {
+        Batch carried = new Batch();
+        carried.take(Long.MAX_VALUE);
+        if (carried.parts.isEmpty()) {
             return;
         }
+        List<Request> batch = carried.parts;
         try {
-            Range whole = writer.write(total, deadline);
-            long start = whole.start();
-            for (Request r : batch) {
-                r.range = new Range(whole.key(), start, start + r.size);
-                start += r.size;
+            Range whole = writer.write(carried, deadline);
+            if (whole != null) {
+                long start = whole.start();
+                for (Request r : batch) {
+                    r.range = new Range(whole.key(), start, start + r.size);
+                    start += r.size;
+                }
+                if (whole.end() > start) {
+                    givenUp.accept(whole.end() - start); // a turn's fixed size left unfilled
+                }
             }
             deliver(batch);
             wake(batch, mine);
@@ -230,7 +296,7 @@ final class AcquireCoalescer {
     private void writeOneByOne(List<Request> batch, Request mine, Deadline deadline) {
         for (Request r : batch) {
             try {
-                r.range = writer.write(r.size, deadline);
+                r.range = writer.write(new Alone(r), deadline);
             } catch (StoreTimeoutException e) {
                 answerAll(batch, mine, e, true);
                 return;

@@ -16,8 +16,8 @@ import org.apache.zookeeper.data.Stat;
  * The one place that sends a conditional write and turns its reply into a {@link WriteOutcome}, as
  * Curator's {@code DistributedAtomicValue.tryOnce} does. One change that is a plain create or
  * compare-and-set goes as a single request; several changes, or a replace at the version wrap
- * ({@link NodeChange}), go as one multi. A write is sent once: what to do after an unknown outcome
- * is the caller's to decide.
+ * ({@link NodeChange}), go as one multi. A write is sent once, except by {@link
+ * #sendUntilAnswered}: what to do after an unknown outcome is the caller's to decide.
  */
 @Singleton
 final class ConditionalWrite {
@@ -26,13 +26,63 @@ final class ConditionalWrite {
     private final Reads reads;
     private final Failures failures;
     private final NodePaths paths;
+    private final ConnectionRetry retry;
 
     @Inject
-    ConditionalWrite(RoundTrips roundTrips, Reads reads, Failures failures, NodePaths paths) {
+    ConditionalWrite(
+            RoundTrips roundTrips,
+            Reads reads,
+            Failures failures,
+            NodePaths paths,
+            ConnectionRetry retry) {
         this.roundTrips = roundTrips;
         this.reads = reads;
         this.failures = failures;
         this.paths = paths;
+        this.retry = retry;
+    }
+
+    /**
+     * Sends the changes like {@link #send(Deadline, String, boolean, List)} and, when the reply is
+     * lost, sends the very same request again once connected, until one gets an answer or the
+     * budget or the retries end.
+     *
+     * <p>Why this cannot land twice: at least one change creates a node or replaces one at the
+     * version read, so the first send and every copy expect the same state, and once one of them
+     * has landed the others fail. A copy that lands therefore proves that none before it did: the
+     * outcome is known after all, and nothing was skipped. A copy that fails proves only that
+     * something wrote first, perhaps the first send: the outcome stays {@link
+     * WriteOutcome.Kind#UNKNOWN}. Changes that could land twice (only checks and hints) are sent
+     * once.
+     *
+     * @param beforeCopy run before each copy is sent
+     * @throws io.cosid.store.StoreTimeoutException when the budget ends before an answer
+     * @throws io.cosid.store.StoreUnavailableException when the connection is lost more often than
+     *     {@code retry.maxRetries} allows
+     */
+    WriteOutcome sendUntilAnswered(
+            Deadline deadline,
+            String location,
+            boolean readBehind,
+            List<NodeChange> changes,
+            Runnable beforeCopy) {
+        WriteOutcome outcome = send(deadline, location, readBehind, changes);
+        if (outcome.kind() != WriteOutcome.Kind.UNKNOWN
+                || changes.stream().noneMatch(NodeChange::landsOnce)) {
+            return outcome;
+        }
+        Reply lost = Reply.of(Code.CONNECTIONLOSS, changes.get(0).path());
+        for (int attempt = 0; ; attempt++) {
+            retry.awaitReconnect(deadline, attempt, lost);
+            beforeCopy.run();
+            WriteOutcome again = send(deadline, location, false, changes);
+            if (again.landed()) {
+                return again;
+            }
+            if (again.kind() != WriteOutcome.Kind.UNKNOWN) {
+                return WriteOutcome.of(WriteOutcome.Kind.UNKNOWN);
+            }
+        }
     }
 
     /**

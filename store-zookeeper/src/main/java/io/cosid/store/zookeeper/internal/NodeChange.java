@@ -77,6 +77,15 @@ record NodeChange(
         return kind == Kind.CREATE;
     }
 
+    /**
+     * Whether the write can land only once: a create fails once the node exists, a replace once the
+     * version (or, at the wrap, the claim) moved on. A check, a delete at any version or a hint
+     * alone could land again.
+     */
+    boolean landsOnce() {
+        return kind == Kind.CREATE || kind == Kind.REPLACE;
+    }
+
     /** Whether a missing node fails the write as a lost race (a guard that is gone). */
     boolean guards() {
         return kind == Kind.CHECK || kind == Kind.DELETE;

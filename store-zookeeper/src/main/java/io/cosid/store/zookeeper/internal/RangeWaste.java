@@ -9,19 +9,28 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code HistoryChecker} counts between the ranges of a key.
  *
  * <ul>
- *   <li><b>Unknown outcome</b>: the values of range writes whose outcome was never learned (the
- *       connection was lost, or the time ran out after the write was sent). Such a write is never
- *       sent again; if it landed, its values are skipped. An upper bound: some of them did not
- *       land, and a write whose time ran out just before it was sent is counted too.
- *   <li><b>Given up</b>: the values of coalesced requests whose caller ran out of time while the
- *       writer already carried them, in writes that landed. Exact.
+ *   <li><b>Unknown outcome</b>: the values of range writes whose outcome was never learned. A write
+ *       whose reply was lost is sent again as it was until one copy is answered ({@link
+ *       ConditionalWrite#sendUntilAnswered}); it is counted here when no copy landed before the
+ *       budget or the retries ended, or when a copy failed because something wrote first, which may
+ *       have been the first send. If it landed, its values are skipped. An upper bound: some of
+ *       them did not land, and a write whose time ran out just before it was sent is counted too.
+ *   <li><b>Given up</b>: in writes that landed, the values of coalesced requests whose caller ran
+ *       out of time while the write carrying them was in flight, and the part of a turn of fixed
+ *       size (a seat's declared size, or a copy of a lost write) that no caller still waiting could
+ *       fill. A caller that gives up between two sends is not written for ({@link
+ *       AcquireCoalescer.Demand}). Exact.
  * </ul>
+ *
+ * <p>Also the values of the range writes in flight now (sent, not yet answered or given up on): a
+ * fault's waste is measured against the writes it caught in flight.
  */
 @Singleton
 final class RangeWaste {
 
     private final LongAdder unknownOutcome = new LongAdder();
     private final LongAdder givenUp = new LongAdder();
+    private final LongAdder inFlight = new LongAdder();
 
     @Inject
     RangeWaste() {}
@@ -32,6 +41,19 @@ final class RangeWaste {
 
     void givenUp(long values) {
         givenUp.add(values);
+    }
+
+    void sending(long values) {
+        inFlight.add(values);
+    }
+
+    void answered(long values) {
+        inFlight.add(-values);
+    }
+
+    /** Values of the range writes in flight now. */
+    long inFlightValues() {
+        return inFlight.sum();
     }
 
     /** Values of range writes of unknown outcome (an upper bound of what they skipped). */

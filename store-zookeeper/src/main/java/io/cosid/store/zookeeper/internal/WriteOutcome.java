@@ -29,8 +29,9 @@ record WriteOutcome(
          */
         LOST_RACE,
         /**
-         * The reply was lost: the write may or may not have landed. Settle it by a read; never
-         * resend it.
+         * The reply was lost: the write may or may not have landed. Only the very same request may
+         * be sent again ({@link ConditionalWrite#sendUntilAnswered}); anything else is written from
+         * a new read.
          */
         UNKNOWN,
         /** A node to create has no parent ({@link #missingParent()}): nothing was written. */

@@ -30,6 +30,7 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * RangeStore on {@code {root}/range/{key}} (docs/contract.md, "RangeStore").
@@ -107,7 +108,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                                 k,
                                 paths.range(k),
                                 paths.line(k),
-                                (total, d) -> writeRange(keys.get(k), total, d),
+                                (demand, d) -> writeRange(keys.get(k), demand, d),
                                 waste::givenUp));
     }
 
@@ -121,22 +122,38 @@ final class ZooKeeperRangeStore implements RangeStore {
     }
 
     /**
-     * One range of {@code size}: compare-and-set until it lands. A write carries a check of the
-     * key's line ({@link WriterLine}), so it cannot land past writers already waiting there; a
-     * writer that lost twice, or finds writers waiting, joins the line itself.
+     * One range for the callers of {@code demand}: compare-and-set until it lands, each try as
+     * large as the demand is when it is sent. A write carries a check of the key's line ({@link
+     * WriterLine}), so it cannot land past writers already waiting there; a writer that lost twice,
+     * or finds writers waiting, joins the line itself. Null when nobody waits any more.
      */
-    private Range writeRange(RangeKeyState key, long size, Deadline deadline) {
+    private @Nullable Range writeRange(
+            RangeKeyState key, AcquireCoalescer.Demand demand, Deadline deadline) {
         int lost = 0;
         while (deadline.hasTimeLeft()) {
             Seen known = key.seen();
             Seen current = known != null ? known : read(deadline, key);
+            long size = demand.settle();
+            if (size == 0) {
+                return null; // every caller it wrote for gave up: nothing is written
+            }
             if (lost >= JOIN_AFTER_LOSSES || key.lineSeen().writers() > 0 || key.seated()) {
-                return writeInLine(key, size, deadline);
+                return writeInLine(key, size, demand, deadline);
             }
             RangeState next = after(key, stateOf(current), size);
             long started = System.nanoTime();
             WriteOutcome outcome =
-                    counted(size, () -> write(deadline, key, current, next, key.hot(), true));
+                    counted(
+                            size,
+                            () ->
+                                    write(
+                                            deadline,
+                                            key,
+                                            current,
+                                            next,
+                                            key.hot(),
+                                            true,
+                                            () -> demand.settle(size)));
             switch (outcome.kind()) {
                 case LANDED -> {
                     latency.landed(System.nanoTime() - started);
@@ -151,8 +168,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                     }
                 }
                 case UNKNOWN, PARENT_MISSING, NODE_GONE -> {
-                    // read again before the next try; an unknown write is never resent, so its
-                    // range is a gap
+                    // read again before the next try; a write still unknown after its copies
+                    // (ConditionalWrite.sendUntilAnswered) is not written again: its range is a gap
                 }
             }
         }
@@ -164,7 +181,8 @@ final class ZooKeeperRangeStore implements RangeStore {
      * epoch when there is no schedule it is part of ({@link WriterLine}). Keeps its seat for a
      * while after a landed turn; leaves the line on every other way out.
      */
-    private Range writeInLine(RangeKeyState key, long size, Deadline deadline) {
+    private Range writeInLine(
+            RangeKeyState key, long size, AcquireCoalescer.Demand demand, Deadline deadline) {
         RangeKeyState.Lingering mine = key.takeSeat();
         if (mine != null && mine.seat.size() != size) {
             leave(mine); // it declares another size: its slots in the schedule are not this
@@ -179,7 +197,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                     mine = new RangeKeyState.Lingering(line.join(deadline, key.line(), size));
                 }
                 if (mine.schedule == null) {
-                    Range opened = readOrOpen(deadline, key, mine, size, false);
+                    Range opened = readOrOpen(deadline, key, mine, size, demand, false);
                     if (opened != null) {
                         landed = true;
                         return opened;
@@ -229,7 +247,12 @@ final class ZooKeeperRangeStore implements RangeStore {
                     if (waited != WriterLine.Wait.MOVED) {
                         Range opened =
                                 readOrOpen(
-                                        deadline, key, mine, size, waited == WriterLine.Wait.STILL);
+                                        deadline,
+                                        key,
+                                        mine,
+                                        size,
+                                        demand,
+                                        waited == WriterLine.Wait.STILL);
                         if (opened != null) {
                             landed = true;
                             return opened;
@@ -240,7 +263,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                         continue;
                     }
                 }
-                Range range = writeSlot(deadline, key, mine, plan, slot, me, size);
+                Range range = writeSlot(deadline, key, mine, plan, slot, me, size, demand);
                 if (range != null) {
                     landed = true;
                     return range;
@@ -283,6 +306,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             RangeKeyState key,
             RangeKeyState.Lingering mine,
             long size,
+            AcquireCoalescer.Demand demand,
             boolean dropDue) {
         mine.forgetEpoch();
         Reply children = reads.one(deadline, h -> Requests.getChildren(h, key.line()));
@@ -394,7 +418,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             changes.add(NodeChange.delete(key.line() + "/" + due, -1));
         }
         long started = System.nanoTime();
-        WriteOutcome outcome = sendTurn(deadline, key, size, changes);
+        WriteOutcome outcome = sendTurn(deadline, key, size, demand, changes);
         key.forget();
         if (outcome.landed()) {
             latency.landed(System.nanoTime() - started);
@@ -445,7 +469,8 @@ final class ZooKeeperRangeStore implements RangeStore {
             TurnSchedule plan,
             TurnSchedule.Slot slot,
             int me,
-            long size) {
+            long size,
+            AcquireCoalescer.Demand demand) {
         RangeState before = TurnSchedule.stateAt(slot);
         RangeState after = after(key, before, size);
         byte[] data = RangeCodec.encode(after);
@@ -467,7 +492,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                         new byte[0],
                         new byte[0]));
         long started = System.nanoTime();
-        WriteOutcome outcome = sendTurn(deadline, key, size, changes);
+        WriteOutcome outcome = sendTurn(deadline, key, size, demand, changes);
         key.forget();
         switch (outcome.kind()) {
             case LANDED -> {
@@ -484,7 +509,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                 }
             }
             case PARENT_MISSING, UNKNOWN, NODE_GONE -> {
-                // read the line again; an unknown turn is never resent, its range is a gap
+                // read the line again; a turn still unknown after its copies is a gap
             }
         }
         mine.forgetEpoch();
@@ -566,7 +591,14 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (atLeast <= now.next()) {
                 return now.next();
             }
-            if (write(deadline, state, current, new RangeState(atLeast, false), false, true)
+            if (write(
+                            deadline,
+                            state,
+                            current,
+                            new RangeState(atLeast, false),
+                            false,
+                            true,
+                            () -> {})
                     .landed()) {
                 return atLeast;
             }
@@ -590,7 +622,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                                     current,
                                     new RangeState(now.next(), true),
                                     false,
-                                    true)
+                                    true,
+                                    () -> {})
                             .landed()) {
                 return now.next();
             }
@@ -691,17 +724,12 @@ final class ZooKeeperRangeStore implements RangeStore {
     }
 
     /**
-     * Writes {@code next} over what was seen (null: no node). With {@code readBehind}, a lost race
-     * already knows the winner's state: the retry costs no extra round trip. A {@code guarded}
-     * replace also checks that the key's line is as last seen (creating it when it was absent).
-     * After any outcome but a landed write, the next try reads first.
-     */
-    /**
      * Sends a range write of {@code size} values; if its outcome is unknown (the reply lost, or the
      * time run out around the send) its values are counted as possibly skipped ({@link
      * RangeWaste}).
      */
     private WriteOutcome counted(long size, Supplier<WriteOutcome> send) {
+        waste.sending(size);
         try {
             WriteOutcome outcome = send.get();
             if (outcome.kind() == WriteOutcome.Kind.UNKNOWN) {
@@ -713,6 +741,8 @@ final class ZooKeeperRangeStore implements RangeStore {
         } catch (StoreException e) {
             waste.unknownOutcome(size);
             throw e;
+        } finally {
+            waste.answered(size);
         }
     }
 
@@ -720,12 +750,21 @@ final class ZooKeeperRangeStore implements RangeStore {
      * Sends a turn of the key's line: one multi of {@code changes}, writing {@code size} values.
      */
     private WriteOutcome sendTurn(
-            Deadline deadline, RangeKeyState key, long size, List<NodeChange> changes) {
+            Deadline deadline,
+            RangeKeyState key,
+            long size,
+            AcquireCoalescer.Demand demand,
+            List<NodeChange> changes) {
+        demand.settle(size); // the seat declared the size: callers that still wait fill it
         return counted(
                 size,
                 () ->
-                        conditionalWrite.send(
-                                deadline, key.location(), changes.toArray(NodeChange[]::new)));
+                        conditionalWrite.sendUntilAnswered(
+                                deadline,
+                                key.location(),
+                                false,
+                                changes,
+                                () -> demand.settle(size)));
     }
 
     /** What this store's range writes may have skipped, by cause. */
@@ -733,13 +772,22 @@ final class ZooKeeperRangeStore implements RangeStore {
         return waste;
     }
 
+    /**
+     * Writes {@code next} over what was seen (null: no node), resending it while its reply is lost
+     * ({@link ConditionalWrite#sendUntilAnswered}; {@code beforeCopy} settles the callers it is
+     * for, its size fixed). With {@code readBehind}, a lost race already knows the winner's state:
+     * the retry costs no extra round trip. A {@code guarded} replace also checks that the key's
+     * line is as last seen (creating it when it was absent). After any outcome but a landed write,
+     * the next try reads first.
+     */
     private WriteOutcome write(
             Deadline deadline,
             RangeKeyState key,
             Seen current,
             RangeState next,
             boolean readBehind,
-            boolean guarded) {
+            boolean guarded,
+            Runnable beforeCopy) {
         byte[] data = RangeCodec.encode(next);
         List<NodeChange> changes = new ArrayList<>(2);
         changes.add(
@@ -756,10 +804,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                             : NodeChange.create(key.line(), new byte[0]));
         }
         WriteOutcome outcome =
-                readBehind
-                        ? conditionalWrite.sendWithReadBehind(deadline, key.location(), changes)
-                        : conditionalWrite.send(
-                                deadline, key.location(), changes.toArray(NodeChange[]::new));
+                conditionalWrite.sendUntilAnswered(
+                        deadline, key.location(), readBehind, changes, beforeCopy);
         key.forget();
         switch (outcome.kind()) {
             case LANDED -> {
@@ -787,7 +833,8 @@ final class ZooKeeperRangeStore implements RangeStore {
             // it
             case PARENT_MISSING -> pathCreator.ensure(deadline, outcome.missingParent());
             case UNKNOWN, NODE_GONE -> {
-                // our write may or may not have landed: read again, never resend
+                // our write may or may not have landed (resent until answered, something else
+                // came first): read again; its range is a gap
             }
         }
         return outcome;

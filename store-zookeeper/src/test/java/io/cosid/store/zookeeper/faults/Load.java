@@ -195,15 +195,16 @@ final class Load implements AutoCloseable {
 
     /**
      * The values the stores' range writes may have skipped, summed: {unknown outcome (an upper
-     * bound), given up by callers}.
+     * bound), given up by callers, in flight now}.
      */
     long[] rangeWaste() {
-        long[] sum = new long[2];
+        long[] sum = new long[3];
         synchronized (stores) {
             for (Store store : stores) {
                 long[] w = StoreInternals.rangeWaste(store);
-                sum[0] += w[0];
-                sum[1] += w[1];
+                for (int i = 0; i < sum.length; i++) {
+                    sum[i] += w[i];
+                }
             }
         }
         return sum;

@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP proxy between clients and one ZooKeeper server that understands just enough of ZooKeeper's
  * framing (a 4-byte length, then {@code xid,type} on requests and {@code xid,zxid,err} on replies,
  * after the unframed-header connect handshake) to cut a client off at the worst moment: after the
- * server applied a chosen write, before its reply arrives. Also blackholes (stops forwarding) and
- * resets connections.
+ * server applied a chosen write, before its reply arrives; or before the server got it, so that the
+ * client cannot tell the two apart. Also blackholes (stops forwarding) and resets connections.
  */
 public final class ZooKeeperProxy implements AutoCloseable {
 
@@ -40,6 +40,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
     private final InetSocketAddress target;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final AtomicInteger dropNextOf = new AtomicInteger(-1);
+    private final AtomicInteger loseNextOf = new AtomicInteger(-1);
     private final AtomicInteger dropped = new AtomicInteger();
     private volatile boolean blackhole;
 
@@ -87,6 +88,17 @@ public final class ZooKeeperProxy implements AutoCloseable {
     }
 
     /**
+     * Cuts the connection of the client that sends the next request with this opcode, instead of
+     * forwarding it: the server never sees the write, and the client sees ConnectionLoss just as
+     * after {@link #dropReplyToNext(int)}. Counted in {@link #dropped()}.
+     *
+     * @param opcode e.g. {@link #SET_DATA} or {@link #MULTI}
+     */
+    public void loseNextRequest(int opcode) {
+        loseNextOf.set(opcode);
+    }
+
+    /**
      * As {@link #dropReplyToNext(int)}, and blackholes the proxy at the moment the reply is
      * dropped, so that the client cannot reconnect (and read back) until {@link #blackhole(boolean)
      * blackhole(false)}: meanwhile other clients, connected to the server directly, can act on what
@@ -100,7 +112,7 @@ public final class ZooKeeperProxy implements AutoCloseable {
     }
 
     /**
-     * How many replies were dropped so far.
+     * How many replies (and requests) were dropped so far.
      *
      * @return the count
      */
@@ -171,6 +183,12 @@ public final class ZooKeeperProxy implements AutoCloseable {
                                         int xid = b.getInt();
                                         if (requests) {
                                             int type = b.getInt();
+                                            if (loseNextOf.compareAndSet(type, -1)) {
+                                                dropped.incrementAndGet();
+                                                close(from);
+                                                close(to);
+                                                return;
+                                            }
                                             if (dropNextOf.compareAndSet(type, -1)) {
                                                 doomed.add(xid);
                                             }

@@ -56,9 +56,25 @@ class AcquireCoalescerTest {
             releaseFirstWrite = new CountDownLatch(holdFirst ? 1 : 0);
         }
 
+        /**
+         * When set, the second write's first try is lost (after its hold) and it tries again,
+         * settling its demand anew.
+         */
+        volatile boolean secondTriesTwice;
+
+        /** When positive, the second write is a turn of this fixed size (a seat's declared one). */
+        volatile long secondFixedSize;
+
         @Override
-        public Range write(long size, Deadline deadline) {
+        public Range write(AcquireCoalescer.Demand demand, Deadline deadline) {
             int call = calls.incrementAndGet();
+            long size;
+            if (call == 2 && secondFixedSize > 0) {
+                size = secondFixedSize;
+                demand.settle(size);
+            } else {
+                size = demand.settle();
+            }
             if (call == 1) {
                 firstWriteStarted.countDown();
                 try {
@@ -73,6 +89,16 @@ class AcquireCoalescerTest {
                     releaseSecondWrite.await();
                 } catch (InterruptedException e) {
                     throw deadline.interrupted(e);
+                }
+            }
+            if (call == 2 && secondTriesTwice) {
+                if (secondFixedSize > 0) {
+                    demand.settle(size);
+                } else {
+                    size = demand.settle();
+                }
+                if (size == 0) {
+                    return null;
                 }
             }
             if (call == timeoutOnWrite) {
@@ -220,6 +246,115 @@ class AcquireCoalescerTest {
         assertThat(coalescer.acquire(2, budget(LONG)))
                 .as("the skipped part is never handed out")
                 .isEqualTo(new Range("k", 15, 17));
+    }
+
+    /**
+     * Holds the second write (carrier 4 and quitter 10 queued behind the first) and makes the
+     * quitter give up while it is held; returns {carrier, quitter}.
+     */
+    private List<Future<Range>> quitDuringSecondWrite(AcquireCoalescer coalescer, FakeWriter writer)
+            throws Exception {
+        writer.holdSecond = true;
+        List<Future<Range>> queued = queueBehindHeldWrite(coalescer, writer, 4);
+        Thread[] quitter = new Thread[1];
+        CountDownLatch quitterStarted = new CountDownLatch(1);
+        queued.add(
+                pool.submit(
+                        () -> {
+                            quitter[0] = Thread.currentThread();
+                            quitterStarted.countDown();
+                            return coalescer.acquire(10, budget(LONG));
+                        }));
+        assertThat(quitterStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        await("the quitter queued and parked")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> LockSupport.getBlocker(quitter[0]) == coalescer);
+        writer.releaseFirstWrite.countDown();
+        assertThat(writer.secondWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        quitter[0].interrupt();
+        assertThatThrownBy(() -> queued.get(1).get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(StoreTimeoutException.class);
+        return queued;
+    }
+
+    /** Queues a caller of {@code size} while the second write is held; waits until it parks. */
+    private Future<Range> queueDuringSecondWrite(AcquireCoalescer coalescer, long size) {
+        Thread[] caller = new Thread[1];
+        Future<Range> f =
+                pool.submit(
+                        () -> {
+                            caller[0] = Thread.currentThread();
+                            return coalescer.acquire(size, budget(LONG));
+                        });
+        await("the newcomer queued and parked")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> caller[0] != null && LockSupport.getBlocker(caller[0]) == coalescer);
+        return f;
+    }
+
+    @Test
+    @DisplayName(
+            "a carried caller that gives up between two tries of its write is not written for, and"
+                    + " nothing is skipped")
+    void givesUpBetweenTries() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        writer.secondTriesTwice = true;
+        AtomicLong givenUp = new AtomicLong();
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer, givenUp::addAndGet);
+        List<Future<Range>> queued = quitDuringSecondWrite(coalescer, writer);
+        writer.releaseSecondWrite.countDown();
+        assertThat(queued.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
+        assertThat(writer.writes)
+                .as("the second try settled its demand again: only the carrier's 4")
+                .containsExactly(1L, 4L);
+        assertThat(givenUp).hasValue(0);
+        assertThat(coalescer.acquire(2, budget(LONG))).isEqualTo(new Range("k", 5, 7));
+    }
+
+    @Test
+    @DisplayName(
+            "a caller that queues while a write is retried rides along with its next try, which it"
+                    + " queued before")
+    void ridesAlong() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        writer.secondTriesTwice = true;
+        writer.holdSecond = true;
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer);
+        Future<Range> carrier = queueBehindHeldWrite(coalescer, writer, 4).get(0);
+        writer.releaseFirstWrite.countDown();
+        assertThat(writer.secondWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<Range> newcomer = queueDuringSecondWrite(coalescer, 3);
+        writer.releaseSecondWrite.countDown();
+        assertThat(carrier.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
+        assertThat(newcomer.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 5, 8));
+        assertThat(writer.writes).as("one write for carrier and newcomer").containsExactly(1L, 7L);
+    }
+
+    @Test
+    @DisplayName(
+            "a turn of a fixed size fills a given-up part with a caller that queued since, and"
+                    + " counts what stays unfilled as given up")
+    void fixedTurnRefilled() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        writer.secondTriesTwice = true;
+        writer.secondFixedSize = 14;
+        AtomicLong givenUp = new AtomicLong();
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer, givenUp::addAndGet);
+        List<Future<Range>> queued = quitDuringSecondWrite(coalescer, writer);
+        Future<Range> fits = queueDuringSecondWrite(coalescer, 6);
+        Future<Range> tooLarge = queueDuringSecondWrite(coalescer, 5);
+        writer.releaseSecondWrite.countDown();
+        assertThat(queued.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
+        assertThat(fits.get(10, TimeUnit.SECONDS))
+                .as("the 6 fits in the quitter's 10")
+                .isEqualTo(new Range("k", 5, 11));
+        assertThat(writer.writes).containsExactly(1L, 14L, 5L);
+        assertThat(givenUp).as("the 4 left of the quitter's part").hasValue(4);
+        assertThat(tooLarge.get(10, TimeUnit.SECONDS))
+                .as("the 5 did not fit: it waited for the next write")
+                .isEqualTo(new Range("k", 15, 20));
     }
 
     @Test

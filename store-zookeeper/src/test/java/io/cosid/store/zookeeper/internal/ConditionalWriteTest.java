@@ -41,8 +41,9 @@ class ConditionalWriteTest {
                 ZooKeeperOptions.parse(StoreConfig.of("writes", "zookeeper"), false);
         RoundTrips roundTrips = new RoundTrips(client, options);
         Failures failures = new Failures(options);
-        Reads reads = new Reads(roundTrips, new ConnectionRetry(client, options));
-        write = new ConditionalWrite(roundTrips, reads, failures, new NodePaths("/writes"));
+        ConnectionRetry retry = new ConnectionRetry(client, options);
+        Reads reads = new Reads(roundTrips, retry);
+        write = new ConditionalWrite(roundTrips, reads, failures, new NodePaths("/writes"), retry);
     }
 
     @AfterAll

@@ -71,6 +71,21 @@ class NodeChangeTest {
 
     @Test
     @DisplayName(
+            "only a create or a replace lands just once, so only a write with one of them may be"
+                    + " sent again after a lost reply")
+    void whatLandsOnce() {
+        assertThat(NodeChange.create("/n", next).landsOnce()).isTrue();
+        assertThat(NodeChange.replace("/n", 4, current, next).landsOnce()).isTrue();
+        assertThat(NodeChange.replace("/n", -1, current, next).landsOnce())
+                .as("at the wrap the claim lands once")
+                .isTrue();
+        assertThat(NodeChange.check("/n", 4).landsOnce()).isFalse();
+        assertThat(NodeChange.delete("/n", -1).landsOnce()).isFalse();
+        assertThat(NodeChange.hint("/n", next).landsOnce()).isFalse();
+    }
+
+    @Test
+    @DisplayName(
             "on a real server, only the first of two writers that read the same state at the wrap"
                     + " gets through")
     void claimIsExclusive() throws Exception {

@@ -11,10 +11,13 @@ public final class StoreInternals {
      * The values a store's range writes may have skipped, by cause ({@link RangeWaste}).
      *
      * @param store a store opened by {@code ZooKeeperStores}
-     * @return {values of writes of unknown outcome (an upper bound), values given up by callers}
+     * @return {values of writes of unknown outcome (an upper bound), values given up by callers,
+     *     values of the range writes in flight now}
      */
     public static long[] rangeWaste(Store store) {
         RangeWaste waste = ((ZooKeeperRangeStore) ((ZooKeeperStore) store).ranges()).waste();
-        return new long[] {waste.unknownOutcomeValues(), waste.givenUpValues()};
+        return new long[] {
+            waste.unknownOutcomeValues(), waste.givenUpValues(), waste.inFlightValues()
+        };
     }
 }
