@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
@@ -25,13 +26,19 @@ final class EmbeddedZooKeeper implements AutoCloseable {
     private final int port;
     private final boolean removeData;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread exitHook; // null: data kept
 
     private EmbeddedZooKeeper(
-            Path dir, ZooKeeperServerEmbedded server, int port, boolean removeData) {
+            Path dir,
+            ZooKeeperServerEmbedded server,
+            int port,
+            boolean removeData,
+            Thread exitHook) {
         this.dir = dir;
         this.server = server;
         this.port = port;
         this.removeData = removeData;
+        this.exitHook = exitHook;
     }
 
     /** A server on a free port with its data in a temporary directory, removed on close. */
@@ -53,6 +60,23 @@ final class EmbeddedZooKeeper implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalArgumentException(
                     "cannot use data directory " + dataDir + ": " + e.getMessage(), e);
+        }
+        // a temporary directory is removed however the JVM ends, from its creation on: a signal
+        // during the server's start-up (before any caller could register a hook) included
+        AtomicReference<ZooKeeperServerEmbedded> started = new AtomicReference<>();
+        Thread exitHook = null;
+        if (dataDir == null) {
+            exitHook =
+                    new Thread(
+                            () -> {
+                                ZooKeeperServerEmbedded running = started.get();
+                                if (running != null) {
+                                    running.close();
+                                }
+                                delete(dir);
+                            },
+                            "cosid-store-embedded-zookeeper-cleanup");
+            Runtime.getRuntime().addShutdownHook(exitHook);
         }
         int chosen = port == 0 ? freePort() : port;
         if (port != 0 && !available(port)) {
@@ -76,10 +100,16 @@ final class EmbeddedZooKeeper implements AutoCloseable {
                             .configuration(config)
                             .exitHandler(ExitHandler.LOG_ONLY)
                             .build();
+            started.set(server);
             server.start(30_000);
-            return new EmbeddedZooKeeper(dir, server, chosen, dataDir == null);
+            return new EmbeddedZooKeeper(dir, server, chosen, dataDir == null, exitHook);
         } catch (Exception e) {
+            ZooKeeperServerEmbedded built = started.get();
+            if (built != null) {
+                built.close();
+            }
             if (dataDir == null) {
+                removeHook(exitHook);
                 delete(dir);
             }
             throw new StoreUnavailableException(
@@ -107,8 +137,20 @@ final class EmbeddedZooKeeper implements AutoCloseable {
             server.close();
         } finally {
             if (removeData) {
+                removeHook(exitHook);
                 delete(dir);
             }
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        if (hook == null) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hooks are running: this one removes the directory too
         }
     }
 

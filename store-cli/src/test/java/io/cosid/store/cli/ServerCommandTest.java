@@ -1,6 +1,7 @@
 package io.cosid.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -9,15 +10,20 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code server} command as a user runs it: its own process, stopped by a signal. */
 @DisplayName("cosid-store server")
@@ -71,15 +77,55 @@ class ServerCommandTest {
         }
     }
 
+    @Test
+    @DisplayName(
+            "a demo stopped while its embedded server starts removes the server's data all the"
+                    + " same")
+    void demoStoppedDuringStartUp(@TempDir Path tmp) throws Exception {
+        Process demo = tool(List.of("-Djava.io.tmpdir=" + tmp), "demo", "--duration", "120s");
+        try {
+            // the signal goes as soon as the server's temporary directory exists: before the
+            // demo has printed anything, on any machine fast enough to poll while it starts
+            Path data =
+                    await("the embedded server's temporary directory")
+                            .atMost(Duration.ofMinutes(2))
+                            .pollInterval(Duration.ofMillis(1))
+                            .until(() -> created(tmp), Optional::isPresent)
+                            .orElseThrow();
+            demo.destroy();
+            assertThat(demo.waitFor(60, TimeUnit.SECONDS)).as("stopped").isTrue();
+            assertThat(data).as("temporary data removed").doesNotExist();
+        } finally {
+            demo.destroyForcibly();
+        }
+    }
+
+    private static Optional<Path> created(Path tmp) throws IOException {
+        try (Stream<Path> entries = Files.list(tmp)) {
+            return entries.filter(
+                            p -> p.getFileName().toString().startsWith("cosid-store-zookeeper-"))
+                    .findFirst();
+        }
+    }
+
     /** The tool in a process of its own, as a user runs it. */
     private static Process tool(String... args) throws IOException {
+        return tool(List.of(), args);
+    }
+
+    /** The tool in a process of its own with these JVM options. */
+    private static Process tool(List<String> jvmOptions, String... args) throws IOException {
         List<String> command =
                 new ArrayList<>(
                         List.of(
-                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                                "-cp",
-                                System.getProperty("java.class.path"),
-                                CosIdStoreCli.class.getName()));
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString()));
+        command.addAll(jvmOptions);
+        command.addAll(
+                List.of(
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        CosIdStoreCli.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
