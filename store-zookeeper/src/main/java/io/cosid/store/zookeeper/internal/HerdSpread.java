@@ -48,14 +48,10 @@ final class HerdSpread {
 
     /** The slot a landing hint names; empty when it names none or is not a hint. */
     static OptionalInt landedSlot(byte @Nullable [] hint) {
-        if (hint == null || landed(hint).isEmpty()) {
-            return OptionalInt.empty();
-        }
-        String text = new String(hint, StandardCharsets.US_ASCII);
-        int colon = text.indexOf(':');
-        return colon < 0
+        long[] parsed = parse(hint);
+        return parsed == null || parsed[1] < 0
                 ? OptionalInt.empty()
-                : OptionalInt.of(Integer.parseInt(text.substring(colon + 1)));
+                : OptionalInt.of((int) parsed[1]);
     }
 
     /**
@@ -63,19 +59,29 @@ final class HerdSpread {
      * anything but a decimal int, since a hint carries no safety: it only moves a slot choice.
      */
     static OptionalInt landed(byte @Nullable [] hint) {
+        long[] parsed = parse(hint);
+        return parsed == null ? OptionalInt.empty() : OptionalInt.of((int) parsed[0]);
+    }
+
+    /**
+     * A landing hint ({@code ticket} or {@code ticket:slot}) as {ticket, slot or -1}; null when it
+     * is none.
+     */
+    private static long @Nullable [] parse(byte @Nullable [] hint) {
         if (hint == null || hint.length == 0 || hint.length > 23) {
-            return OptionalInt.empty();
+            return null;
         }
         String text = new String(hint, StandardCharsets.US_ASCII);
         int colon = text.indexOf(':');
         try {
             int ticket = Integer.parseInt(colon < 0 ? text : text.substring(0, colon));
-            if (colon >= 0 && Integer.parseInt(text.substring(colon + 1)) < 0) {
-                return OptionalInt.empty();
+            int slot = colon < 0 ? -1 : Integer.parseInt(text.substring(colon + 1));
+            if (colon >= 0 && slot < 0) {
+                return null;
             }
-            return OptionalInt.of(ticket);
+            return new long[] {ticket, slot};
         } catch (NumberFormatException e) {
-            return OptionalInt.empty();
+            return null;
         }
     }
 
