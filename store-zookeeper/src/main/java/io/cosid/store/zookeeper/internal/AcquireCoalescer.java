@@ -6,7 +6,7 @@ import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -57,6 +57,13 @@ final class AcquireCoalescer {
          * the callers that still wait, as far as they fit; what stays unfilled is given up.
          */
         void settle(long size);
+
+        /**
+         * Before a write of at most {@code limit} values: carries the callers that still wait as
+         * far as they fit, handing the newest beyond it back to the queue (nothing was sent for
+         * them); the values carried.
+         */
+        long fit(long limit);
     }
 
     private static final int QUEUED = 0;
@@ -94,7 +101,7 @@ final class AcquireCoalescer {
     private final Writer writer;
     private final LongConsumer givenUp;
     private final ReentrantLock turn = new ReentrantLock();
-    private final ConcurrentLinkedQueue<Request> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedDeque<Request> queue = new ConcurrentLinkedDeque<>();
 
     AcquireCoalescer(Writer writer) {
         this(writer, values -> {});
@@ -198,6 +205,24 @@ final class AcquireCoalescer {
             take(size);
         }
 
+        @Override
+        public long fit(long limit) {
+            dropGivenUp();
+            List<Request> back = new ArrayList<>();
+            while (total > limit && !parts.isEmpty()) {
+                Request r = parts.remove(parts.size() - 1);
+                total -= r.size;
+                if (r.state.compareAndSet(TAKEN, QUEUED)) {
+                    back.add(r); // its caller waits on, queued again at the front
+                }
+            }
+            for (Request r : back) {
+                queue.offerFirst(r);
+            }
+            take(limit);
+            return total;
+        }
+
         /** Parts whose callers gave up before this send: nothing was written for them. */
         private void dropGivenUp() {
             if (parts.removeIf(r -> r.state.get() == GAVE_UP)) {
@@ -229,6 +254,11 @@ final class AcquireCoalescer {
 
         @Override
         public void settle(long size) {}
+
+        @Override
+        public long fit(long limit) {
+            return request.size <= limit ? settle() : 0;
+        }
     }
 
     /**

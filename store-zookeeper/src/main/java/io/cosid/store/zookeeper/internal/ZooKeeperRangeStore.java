@@ -181,12 +181,24 @@ final class ZooKeeperRangeStore implements RangeStore {
      * epoch when there is no schedule it is part of ({@link WriterLine}). Keeps its seat for a
      * while after a landed turn; leaves the line on every other way out.
      */
-    private Range writeInLine(
+    private @Nullable Range writeInLine(
             RangeKeyState key, long size, AcquireCoalescer.Demand demand, Deadline deadline) {
         RangeKeyState.Lingering mine = key.takeSeat();
         if (mine != null && mine.seat.size() != size) {
-            leave(mine); // it declares another size: its slots in the schedule are not this
-            mine = null;
+            long declared = mine.seat.size();
+            if (declared < size && demand.fit(declared) == declared) {
+                // keep the place in the line: the seat's turns carry what it declared, and the
+                // callers beyond it wait for the next turn; a new size would make every writer of
+                // the key read the line and open a new epoch
+                size = declared;
+            } else {
+                leave(mine); // its slots in the schedule are not of this size
+                mine = null;
+                size = demand.settle();
+                if (size == 0) {
+                    return null; // every caller it wrote for gave up: nothing is written
+                }
+            }
         }
         boolean landed = false;
         try {

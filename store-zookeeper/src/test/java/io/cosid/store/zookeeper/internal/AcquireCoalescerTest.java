@@ -65,11 +65,19 @@ class AcquireCoalescerTest {
         /** When positive, the second write is a turn of this fixed size (a seat's declared one). */
         volatile long secondFixedSize;
 
+        /** The thread that makes the second write (a caller that took the turn). */
+        volatile Thread secondWriter;
+
+        /** When positive, the second write carries at most this many values ({@code fit}). */
+        volatile long secondFitsTo;
+
         @Override
         public Range write(AcquireCoalescer.Demand demand, Deadline deadline) {
             int call = calls.incrementAndGet();
             long size;
-            if (call == 2 && secondFixedSize > 0) {
+            if (call == 2 && secondFitsTo > 0) {
+                size = demand.fit(secondFitsTo);
+            } else if (call == 2 && secondFixedSize > 0) {
                 size = secondFixedSize;
                 demand.settle(size);
             } else {
@@ -84,6 +92,7 @@ class AcquireCoalescerTest {
                 }
             }
             if (call == 2 && holdSecond) {
+                secondWriter = Thread.currentThread();
                 secondWriteStarted.countDown();
                 try {
                     releaseSecondWrite.await();
@@ -216,81 +225,74 @@ class AcquireCoalescerTest {
                     + " counted as given up, never handed to anyone")
     void carriedGivesUp() throws Exception {
         FakeWriter writer = new FakeWriter(true);
-        writer.holdSecond = true;
         AtomicLong givenUp = new AtomicLong();
         AcquireCoalescer coalescer = new AcquireCoalescer(writer, givenUp::addAndGet);
-        Future<Range> carrier = queueBehindHeldWrite(coalescer, writer, 4).get(0);
-        Thread[] quitter = new Thread[1];
-        CountDownLatch quitterStarted = new CountDownLatch(1);
-        Future<Range> quitting =
-                pool.submit(
-                        () -> {
-                            quitter[0] = Thread.currentThread();
-                            quitterStarted.countDown();
-                            return coalescer.acquire(10, budget(LONG));
-                        });
-        assertThat(quitterStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        await("the quitter queued and parked")
-                .atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(1))
-                .until(() -> LockSupport.getBlocker(quitter[0]) == coalescer);
-        writer.releaseFirstWrite.countDown();
-        assertThat(writer.secondWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        quitter[0].interrupt(); // its request is in the batch being written: it gives up
-        assertThatThrownBy(() -> quitting.get(10, TimeUnit.SECONDS))
-                .hasCauseInstanceOf(StoreTimeoutException.class);
+        List<Future<Range>> both = quitDuringSecondWrite(coalescer, writer);
         writer.releaseSecondWrite.countDown();
-        assertThat(carrier.get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
-        assertThat(writer.writes).as("one write for both").containsExactly(1L, 14L);
-        assertThat(givenUp).as("the quitter's part, skipped").hasValue(10);
+        assertThat(both.get(0).get(10, TimeUnit.SECONDS))
+                .isIn(new Range("k", 1, 6), new Range("k", 6, 11));
+        assertThat(writer.writes).as("one write for both").containsExactly(1L, 10L);
+        assertThat(givenUp).as("the quitter's part, skipped").hasValue(5);
         assertThat(coalescer.acquire(2, budget(LONG)))
                 .as("the skipped part is never handed out")
-                .isEqualTo(new Range("k", 15, 17));
+                .isEqualTo(new Range("k", 11, 13));
     }
 
     /**
-     * Holds the second write (carrier 4 and quitter 10 queued behind the first) and makes the
-     * quitter give up while it is held; returns {carrier, quitter}.
+     * Holds the second write, which carries two callers of 5 queued behind the first, and makes the
+     * one of them that is not writing it give up; returns {carrier, quitter}. Either caller may
+     * take the turn (the one woken, or the one whose park ran out first): the quitter is whichever
+     * waits.
      */
     private List<Future<Range>> quitDuringSecondWrite(AcquireCoalescer coalescer, FakeWriter writer)
             throws Exception {
         writer.holdSecond = true;
-        List<Future<Range>> queued = queueBehindHeldWrite(coalescer, writer, 4);
-        Thread[] quitter = new Thread[1];
-        CountDownLatch quitterStarted = new CountDownLatch(1);
-        queued.add(
-                pool.submit(
-                        () -> {
-                            quitter[0] = Thread.currentThread();
-                            quitterStarted.countDown();
-                            return coalescer.acquire(10, budget(LONG));
-                        }));
-        assertThat(quitterStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        await("the quitter queued and parked")
-                .atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(1))
-                .until(() -> LockSupport.getBlocker(quitter[0]) == coalescer);
+        List<Thread> callers = Collections.synchronizedList(new ArrayList<>());
+        var unused = pool.submit(() -> coalescer.acquire(1, budget(LONG)));
+        assertThat(writer.firstWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        List<Future<Range>> queued = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            int at = i;
+            queued.add(
+                    pool.submit(
+                            () -> {
+                                callers.add(Thread.currentThread());
+                                return coalescer.acquire(5, budget(LONG));
+                            }));
+            await("caller " + at + " queued and parked")
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(1))
+                    .until(
+                            () ->
+                                    callers.size() > at
+                                            && LockSupport.getBlocker(callers.get(at))
+                                                    == coalescer);
+        }
         writer.releaseFirstWrite.countDown();
         assertThat(writer.secondWriteStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        quitter[0].interrupt();
-        assertThatThrownBy(() -> queued.get(1).get(10, TimeUnit.SECONDS))
+        int quitter = callers.get(0) == writer.secondWriter ? 1 : 0;
+        callers.get(quitter).interrupt();
+        assertThatThrownBy(() -> queued.get(quitter).get(10, TimeUnit.SECONDS))
                 .hasCauseInstanceOf(StoreTimeoutException.class);
-        return queued;
+        return List.of(queued.get(1 - quitter), queued.get(quitter));
     }
 
     /** Queues a caller of {@code size} while the second write is held; waits until it parks. */
     private Future<Range> queueDuringSecondWrite(AcquireCoalescer coalescer, long size) {
-        Thread[] caller = new Thread[1];
+        AtomicReference<Thread> caller = new AtomicReference<>();
         Future<Range> f =
                 pool.submit(
                         () -> {
-                            caller[0] = Thread.currentThread();
+                            caller.set(Thread.currentThread());
                             return coalescer.acquire(size, budget(LONG));
                         });
         await("the newcomer queued and parked")
                 .atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(1))
-                .until(() -> caller[0] != null && LockSupport.getBlocker(caller[0]) == coalescer);
+                .until(
+                        () ->
+                                caller.get() != null
+                                        && LockSupport.getBlocker(caller.get()) == coalescer);
         return f;
     }
 
@@ -305,12 +307,12 @@ class AcquireCoalescerTest {
         AcquireCoalescer coalescer = new AcquireCoalescer(writer, givenUp::addAndGet);
         List<Future<Range>> queued = quitDuringSecondWrite(coalescer, writer);
         writer.releaseSecondWrite.countDown();
-        assertThat(queued.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
+        assertThat(queued.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 6));
         assertThat(writer.writes)
-                .as("the second try settled its demand again: only the carrier's 4")
-                .containsExactly(1L, 4L);
+                .as("the second try settled its demand again: only the carrier's 5")
+                .containsExactly(1L, 5L);
         assertThat(givenUp).hasValue(0);
-        assertThat(coalescer.acquire(2, budget(LONG))).isEqualTo(new Range("k", 5, 7));
+        assertThat(coalescer.acquire(2, budget(LONG))).isEqualTo(new Range("k", 6, 8));
     }
 
     @Test
@@ -339,22 +341,46 @@ class AcquireCoalescerTest {
     void fixedTurnRefilled() throws Exception {
         FakeWriter writer = new FakeWriter(true);
         writer.secondTriesTwice = true;
-        writer.secondFixedSize = 14;
+        writer.secondFixedSize = 10;
         AtomicLong givenUp = new AtomicLong();
         AcquireCoalescer coalescer = new AcquireCoalescer(writer, givenUp::addAndGet);
         List<Future<Range>> queued = quitDuringSecondWrite(coalescer, writer);
-        Future<Range> fits = queueDuringSecondWrite(coalescer, 6);
-        Future<Range> tooLarge = queueDuringSecondWrite(coalescer, 5);
+        Future<Range> fits = queueDuringSecondWrite(coalescer, 3);
+        Future<Range> tooLarge = queueDuringSecondWrite(coalescer, 4);
         writer.releaseSecondWrite.countDown();
-        assertThat(queued.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 5));
+        assertThat(queued.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(new Range("k", 1, 6));
         assertThat(fits.get(10, TimeUnit.SECONDS))
-                .as("the 6 fits in the quitter's 10")
-                .isEqualTo(new Range("k", 5, 11));
-        assertThat(writer.writes).containsExactly(1L, 14L, 5L);
-        assertThat(givenUp).as("the 4 left of the quitter's part").hasValue(4);
+                .as("the 3 fits in the quitter's 5")
+                .isEqualTo(new Range("k", 6, 9));
         assertThat(tooLarge.get(10, TimeUnit.SECONDS))
-                .as("the 5 did not fit: it waited for the next write")
-                .isEqualTo(new Range("k", 15, 20));
+                .as("the 4 did not fit: it waited for the next write")
+                .isEqualTo(new Range("k", 11, 15));
+        assertThat(writer.writes).containsExactly(1L, 10L, 4L);
+        assertThat(givenUp).as("the 2 left of the quitter's part").hasValue(2);
+    }
+
+    @Test
+    @DisplayName(
+            "a write fitted to a smaller size carries the oldest callers and hands the newest back"
+                    + " to the queue, for the next write")
+    void fitsSmaller() throws Exception {
+        FakeWriter writer = new FakeWriter(true);
+        writer.secondFitsTo = 8;
+        AtomicLong givenUp = new AtomicLong();
+        AcquireCoalescer coalescer = new AcquireCoalescer(writer, givenUp::addAndGet);
+        List<Future<Range>> queued = queueBehindHeldWrite(coalescer, writer, 4, 4, 4);
+        writer.releaseFirstWrite.countDown();
+        List<Range> ranges = new ArrayList<>();
+        for (Future<Range> f : queued) {
+            ranges.add(f.get(10, TimeUnit.SECONDS));
+        }
+        assertThat(writer.writes)
+                .as("the held write, 8 for two callers, then 4 for the one handed back")
+                .containsExactly(1L, 8L, 4L);
+        ranges.sort((a, b) -> Long.compare(a.start(), b.start()));
+        assertThat(ranges)
+                .containsExactly(new Range("k", 1, 5), new Range("k", 5, 9), new Range("k", 9, 13));
+        assertThat(givenUp).hasValue(0);
     }
 
     @Test
