@@ -327,8 +327,12 @@ public final class SideBySide {
             Result f = contend(Contender.Kind.DAL, n, false, Contender.Policy.FAST);
             Result o = contend(Contender.Kind.OURS, n, false, Contender.Policy.DEFAULT);
             Result sh = contend(Contender.Kind.OURS, n, true, Contender.Policy.DEFAULT);
+            Result busy = contendThreaded(n, THREADS_PER_STORE);
             Result h = n > 1 ? handOff(n) : null;
-            rows.add(h == null ? new Result[] {d, f, o, sh} : new Result[] {d, f, o, sh, h});
+            rows.add(
+                    h == null
+                            ? new Result[] {d, f, o, sh, busy}
+                            : new Result[] {d, f, o, sh, busy, h});
             dal[i] = d.perSecond();
             dalFast[i] = f.perSecond();
             ours[i] = o.perSecond();
@@ -348,6 +352,9 @@ public final class SideBySide {
                 "DistributedAtomicLong, fast policy",
                 "cosid-store, own sessions",
                 "cosid-store, one shared store",
+                "cosid-store, own sessions, "
+                        + THREADS_PER_STORE
+                        + " threads each (min share: per thread)",
                 "bare hand-off: turns by version, no store (at 2 clients the bound of turns; gave"
                         + " up: a turn not come in 1 s)"
             };
@@ -581,6 +588,33 @@ public final class SideBySide {
             if (shared != null) {
                 shared.close();
             }
+        }
+    }
+
+    /** Threads per store in the row where every client is a busy process of its own. */
+    private static final int THREADS_PER_STORE = 4;
+
+    /**
+     * {@code clients} stores, each its own session and each used by {@code threads} threads at
+     * once, as an application's threads share its store: their acquires coalesce inside each store
+     * and the stores take turns in the key's line.
+     */
+    private Result contendThreaded(int clients, int threads) {
+        String key = "contended-threaded-" + clients + "x" + threads;
+        List<Store> stores = new ArrayList<>();
+        List<Contender> contenders = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                Store store = Contender.Ours.openStore(connectString, Contender.Policy.DEFAULT);
+                stores.add(store);
+                for (int t = 0; t < threads; t++) {
+                    contenders.add(new Contender.Ours(store, key, false));
+                }
+            }
+            return runMeasured(
+                    contenders, clients + " x cosid-store with " + threads + " threads each");
+        } finally {
+            stores.forEach(Store::close);
         }
     }
 
