@@ -8,8 +8,9 @@ import java.util.SortedMap;
  *
  * <p>A key that was never used starts at {@code next = 0}. Ranges of one key are disjoint across
  * all callers, processes and store instances, and without faults they are contiguous. When the
- * outcome of a write is unknown (the connection broke after it was sent) the store abandons that
- * range rather than risk handing it out twice: a gap, never a duplicate.
+ * outcome of a write is unknown (the connection broke after it was sent) the store may send the
+ * very same conditional write again, which lands only if the first did not; otherwise it abandons
+ * that range rather than risk handing it out twice: a gap, never a duplicate.
  *
  * <p>Keys are paths: one or more non-empty segments separated by {@code /}; see {@link
  * StoreArguments#requireKey(String)} for the full rule. All methods are thread-safe and each
