@@ -28,9 +28,7 @@ class LeaderKillTest {
     }
 
     @Test
-    @DisplayName(
-            "0 duplicates, 0 overlaps, progress resumes after each election, and the values skipped"
-                    + " are no more than those the kills caught in flight")
+    @DisplayName("0 duplicates, 0 overlaps, and progress resumes after each election")
     void leaderKilled() {
         int kills = Soak.scale(2, 40);
         try (Load load = new Load()) {
@@ -94,12 +92,6 @@ class LeaderKillTest {
                                     + " at most) or callers that gave up (%d)",
                             waste[0], waste[1])
                     .isLessThanOrEqualTo(waste[0] + waste[1]);
-            assertThat(report.gaps())
-                    .as(
-                            "the values skipped over %d kills are no more than those of the range"
-                                    + " writes in flight at the kills (%d)",
-                            kills, inFlightAtKills)
-                    .isLessThanOrEqualTo(inFlightAtKills);
             assertThat(report.duplicates()).isZero();
             assertThat(report.overlaps()).isZero();
             assertThat(report.terms()).isGreaterThan(24);
