@@ -194,9 +194,7 @@ final class AcquireCoalescer {
 
         @Override
         public long settle() {
-            dropGivenUp();
-            take(Long.MAX_VALUE);
-            return total;
+            return fit(Long.MAX_VALUE);
         }
 
         @Override
