@@ -102,14 +102,6 @@ final class ConditionalWrite {
         return send(deadline, location, true, List.of(change));
     }
 
-    /**
-     * Sends the changes in one transaction with a read of each change's node pipelined behind it
-     * ({@link WriteOutcome#behind(int)}).
-     */
-    WriteOutcome sendWithReadBehind(Deadline deadline, String location, List<NodeChange> changes) {
-        return send(deadline, location, true, changes);
-    }
-
     private WriteOutcome send(
             Deadline deadline, String location, boolean readBehind, List<NodeChange> changes) {
         List<Op> ops = new ArrayList<>();
