@@ -60,8 +60,11 @@ final class RangeKeyState {
         /** This writer's next slot in the schedule. */
         int slot;
 
-        /** A watch on the seat before that slot; null: none yet. */
+        /** A watch on the seat before slot {@link #beforeSlot}; null: none yet. */
         CompletableFuture<Boolean> before;
+
+        /** The slot whose seat before {@link #before} watches. */
+        int beforeSlot;
 
         /** A watch on the line node that completes when the epoch ends; null: none yet. */
         CompletableFuture<Boolean> epochEnded;

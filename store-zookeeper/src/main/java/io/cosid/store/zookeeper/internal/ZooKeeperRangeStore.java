@@ -231,11 +231,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                     if (mine.epochEnded == null) {
                         mine.epochEnded = line.watchEpoch(key.line(), mine.epoch);
                     }
-                    if (mine.before == null) {
-                        mine.before =
-                                line.watchSeat(
-                                        key.line() + "/" + plan.seats().get(before),
-                                        plan.seatVersionBefore(before, mine.slot));
+                    if (mine.before == null || mine.beforeSlot != mine.slot) {
+                        watchBefore(key, mine, plan, mine.slot);
                     }
                     if (stillFor != mine.slot) {
                         // the key's version as this writer last knew it, when it began to wait
@@ -429,6 +426,9 @@ final class ZooKeeperRangeStore implements RangeStore {
         if (due != null && !due.equals(mine.seat.name()) && seats.indexOf(due) < 0) {
             changes.add(NodeChange.delete(key.line() + "/" + due, -1));
         }
+        if (next != null && next.size() > 1) {
+            watchBefore(key, mine, next, next.size());
+        }
         long started = System.nanoTime();
         WriteOutcome outcome = sendTurn(deadline, key, size, demand, changes);
         key.forget();
@@ -444,6 +444,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             }
             return new Range(key.key(), after.next() - size, after.next());
         }
+        mine.before = null;
         if (outcome.kind() == WriteOutcome.Kind.LOST_RACE
                 && mine.seat.path().equals(outcome.failedOn())) {
             mine.seat = null;
@@ -503,6 +504,10 @@ final class ZooKeeperRangeStore implements RangeStore {
                         plan.seatVersionBefore(me, slot.index()),
                         new byte[0],
                         new byte[0]));
+        int mineNext = plan.nextOf(slot.index());
+        if ((mineNext - 1) % plan.size() != me) {
+            watchBefore(key, mine, plan, mineNext);
+        }
         long started = System.nanoTime();
         WriteOutcome outcome = sendTurn(deadline, key, size, demand, changes);
         key.forget();
@@ -526,6 +531,23 @@ final class ZooKeeperRangeStore implements RangeStore {
         }
         mine.forgetEpoch();
         return null;
+    }
+
+    /**
+     * Watches the seat whose turn comes just before this writer's slot {@code u}. A writer sends it
+     * together with the turn before {@code u} (the same session, so the server takes it before or
+     * after that turn, both before the seat can move): the notification then reaches it as soon as
+     * the seat before writes, instead of the watch being set only after its own reply came back and
+     * it was called again, one round trip later for a writer far from the server.
+     */
+    private void watchBefore(
+            RangeKeyState key, RangeKeyState.Lingering mine, TurnSchedule plan, int u) {
+        int before = (u - 1) % plan.size();
+        mine.before =
+                line.watchSeat(
+                        key.line() + "/" + plan.seats().get(before),
+                        plan.seatVersionBefore(before, u));
+        mine.beforeSlot = u;
     }
 
     /**
