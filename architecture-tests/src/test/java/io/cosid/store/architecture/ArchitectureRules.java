@@ -31,6 +31,7 @@ final class ArchitectureRules {
     static final String SPI = "io.cosid.store.spi..";
     static final String IN_MEMORY = "io.cosid.store.inmemory..";
     static final String TCK = "io.cosid.store.tck..";
+    static final String COSID = "io.cosid.store.cosid..";
     static final String INTERNAL = "..internal..";
 
     /** JSpecify's nullness annotations: they mark what may be null, and have no behaviour. */
@@ -84,6 +85,19 @@ final class ArchitectureRules {
                     .onlyDependOnClassesThat()
                     .resideInAnyPackage("java..", NULLNESS, API, SPI, IN_MEMORY)
                     .as("store-inmemory depends only on store-api");
+
+    /**
+     * The CosId integration is written against the API and CosId's interfaces, so that it works on
+     * every backend: never a backend, never ZooKeeper or Curator.
+     */
+    static final ArchRule COSID_DEPENDS_ONLY_ON_THE_API_AND_COSID =
+            classes()
+                    .that()
+                    .resideInAPackage(COSID)
+                    .should()
+                    .onlyDependOnClassesThat()
+                    .resideInAnyPackage("java..", NULLNESS, API, COSID, "me.ahoo.cosid..")
+                    .as("store-cosid depends only on store-api and CosId");
 
     /** The TCK is written against the API and the test libraries, never against a backend. */
     static final ArchRule TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES =

@@ -46,6 +46,12 @@ class ArchitectureTest {
     }
 
     @Test
+    @DisplayName("store-cosid depends only on store-api and CosId, never on a backend")
+    void cosIdOnApi() {
+        ArchitectureRules.COSID_DEPENDS_ONLY_ON_THE_API_AND_COSID.check(production);
+    }
+
+    @Test
     @DisplayName("store-tck depends only on store-api and the test libraries")
     void tckOnApi() {
         ArchitectureRules.TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES.check(production);

@@ -49,6 +49,7 @@ class BomTest {
                         "cosid-store-api",
                         "cosid-store-inmemory",
                         "cosid-store-zookeeper",
+                        "cosid-store-cosid",
                         "cosid-store-tck");
     }
 

@@ -7,6 +7,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.cosid.store.PlantedApiDependency;
 import io.cosid.store.PlantedCuratorLeak;
+import io.cosid.store.cosid.PlantedCosIdDependency;
 import io.cosid.store.inmemory.PlantedInMemoryDependency;
 import io.cosid.store.planted.PlantedInternalUse;
 import io.cosid.store.planted.a.PlantedCycleA;
@@ -45,6 +46,18 @@ class RulesCatchViolationsTest {
                                 ArchitectureRules.SPI_DEPENDS_ONLY_ON_THE_JDK_AND_THE_API.check(
                                         planted(PlantedSpiDependency.class)))
                 .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("InMemoryStores");
+    }
+
+    @Test
+    @DisplayName("store-cosid depending on a backend")
+    void cosIdDependency() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.COSID_DEPENDS_ONLY_ON_THE_API_AND_COSID.check(
+                                        planted(PlantedCosIdDependency.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedCosIdDependency")
                 .hasMessageContaining("InMemoryStores");
     }
 

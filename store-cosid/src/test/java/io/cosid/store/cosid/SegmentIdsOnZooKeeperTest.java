@@ -1,0 +1,92 @@
+package io.cosid.store.cosid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.Stores;
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import me.ahoo.cosid.segment.IdSegmentDistributorDefinition;
+import me.ahoo.cosid.segment.SegmentChainId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * CosId's {@code SegmentChainId} on cosid-store's ZooKeeper backend, against a real ZooKeeper
+ * server: four stores, each its own session as four processes would have, generate from one key.
+ */
+@DisplayName("CosId segment IDs on a real ZooKeeper server")
+class SegmentIdsOnZooKeeperTest {
+
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    private static final int STORES = 4;
+    private static final int IDS = 1_000_000;
+
+    private final List<Store> stores = new ArrayList<>();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void close() {
+        pool.shutdownNow();
+        stores.forEach(Store::close);
+    }
+
+    @Test
+    @DisplayName(
+            "SegmentChainId: 1,000,000 IDs from 4 sessions on one key, none twice, from offset + 1")
+    void segmentChainIdAcrossSessions() throws Exception {
+        String root = "/cosid-" + UUID.randomUUID();
+        long offset = 5_000;
+        List<Future<long[]>> parts = new ArrayList<>();
+        for (int s = 0; s < STORES; s++) {
+            Store store =
+                    Stores.open(
+                            StoreConfig.of("cosid-" + s, "zookeeper")
+                                    .withTimeout(Duration.ofSeconds(10))
+                                    .withOption("connectString", SERVER.server().connectString())
+                                    .withOption("root", root));
+            stores.add(store);
+            SegmentChainId ids =
+                    new SegmentChainId(
+                            new StoreIdSegmentDistributorFactory(store.ranges())
+                                    .create(
+                                            new IdSegmentDistributorDefinition(
+                                                    "shop", "order", offset, 1_000)));
+            parts.add(
+                    pool.submit(
+                            () -> {
+                                long[] got = new long[IDS / STORES];
+                                for (int i = 0; i < got.length; i++) {
+                                    got[i] = ids.generate();
+                                }
+                                return got;
+                            }));
+        }
+        List<long[]> got = new ArrayList<>();
+        for (Future<long[]> part : parts) {
+            got.add(part.get());
+        }
+        long[] all = got.stream().flatMapToLong(Arrays::stream).toArray();
+        Arrays.sort(all);
+
+        assertThat(all).hasSize(IDS);
+        assertThat(all[0]).isEqualTo(offset + 1);
+        for (int i = 1; i < all.length; i++) {
+            if (all[i] == all[i - 1]) {
+                throw new AssertionError("ID " + all[i] + " was generated twice");
+            }
+        }
+    }
+}
