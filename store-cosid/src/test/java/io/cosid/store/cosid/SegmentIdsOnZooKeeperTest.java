@@ -8,12 +8,9 @@ import io.cosid.store.Stores;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import me.ahoo.cosid.segment.IdSegmentDistributorDefinition;
 import me.ahoo.cosid.segment.SegmentChainId;
 import org.junit.jupiter.api.AfterEach;
@@ -34,13 +31,11 @@ class SegmentIdsOnZooKeeperTest {
     private static final int STORES = 4;
     private static final int IDS = 1_000_000;
 
-    private final List<Store> stores = new ArrayList<>();
-    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final Generating generating = new Generating();
 
     @AfterEach
     void close() {
-        pool.shutdownNow();
-        stores.forEach(Store::close);
+        generating.close();
     }
 
     @Test
@@ -49,44 +44,29 @@ class SegmentIdsOnZooKeeperTest {
     void segmentChainIdAcrossSessions() throws Exception {
         String root = "/cosid-" + UUID.randomUUID();
         long offset = 5_000;
-        List<Future<long[]>> parts = new ArrayList<>();
+        List<Callable<long[]>> tasks = new ArrayList<>();
         for (int s = 0; s < STORES; s++) {
             Store store =
-                    Stores.open(
-                            StoreConfig.of("cosid-" + s, "zookeeper")
-                                    .withTimeout(Duration.ofSeconds(10))
-                                    .withOption("connectString", SERVER.server().connectString())
-                                    .withOption("root", root));
-            stores.add(store);
+                    generating.keep(
+                            Stores.open(
+                                    StoreConfig.of("cosid-" + s, "zookeeper")
+                                            .withTimeout(Duration.ofSeconds(10))
+                                            .withOption(
+                                                    "connectString",
+                                                    SERVER.server().connectString())
+                                            .withOption("root", root)));
             SegmentChainId ids =
                     new SegmentChainId(
                             new StoreIdSegmentDistributorFactory(store.ranges())
                                     .create(
                                             new IdSegmentDistributorDefinition(
                                                     "shop", "order", offset, 1_000)));
-            parts.add(
-                    pool.submit(
-                            () -> {
-                                long[] got = new long[IDS / STORES];
-                                for (int i = 0; i < got.length; i++) {
-                                    got[i] = ids.generate();
-                                }
-                                return got;
-                            }));
+            tasks.add(Generating.take(IDS / STORES, ids::generate));
         }
-        List<long[]> got = new ArrayList<>();
-        for (Future<long[]> part : parts) {
-            got.add(part.get());
-        }
-        long[] all = got.stream().flatMapToLong(Arrays::stream).toArray();
-        Arrays.sort(all);
+        long[] all = generating.all(tasks);
 
         assertThat(all).hasSize(IDS);
         assertThat(all[0]).isEqualTo(offset + 1);
-        for (int i = 1; i < all.length; i++) {
-            if (all[i] == all[i - 1]) {
-                throw new AssertionError("ID " + all[i] + " was generated twice");
-            }
-        }
+        Generating.assertNoneTwice(all);
     }
 }

@@ -5,16 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeStore;
-import io.cosid.store.Store;
 import io.cosid.store.inmemory.InMemoryBackend;
 import io.cosid.store.inmemory.InMemoryStores;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 import me.ahoo.cosid.segment.DefaultSegmentId;
 import me.ahoo.cosid.segment.IdSegmentDistributor;
@@ -39,19 +34,15 @@ class StoreIdSegmentDistributorTest {
     private static final int STORES = 4;
 
     private final InMemoryBackend backend = InMemoryStores.backend();
-    private final List<Store> stores = new ArrayList<>();
-    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final Generating generating = new Generating();
 
     @AfterEach
     void close() {
-        pool.shutdownNow();
-        stores.forEach(Store::close);
+        generating.close();
     }
 
     private RangeStore ranges() {
-        Store store = backend.open();
-        stores.add(store);
-        return store.ranges();
+        return generating.keep(backend.open()).ranges();
     }
 
     private static IdSegmentDistributorDefinition definition(long offset, long step) {
@@ -160,17 +151,10 @@ class StoreIdSegmentDistributorTest {
                 IdSegmentDistributor distributor =
                         new StoreIdSegmentDistributorFactory(ranges()).create(definition(7, 3));
                 for (int t = 0; t < threadsPerStore; t++) {
-                    tasks.add(
-                            () -> {
-                                long[] maxIds = new long[segmentsPerThread];
-                                for (int i = 0; i < maxIds.length; i++) {
-                                    maxIds[i] = distributor.nextMaxId(3);
-                                }
-                                return maxIds;
-                            });
+                    tasks.add(Generating.take(segmentsPerThread, () -> distributor.nextMaxId(3)));
                 }
             }
-            long[] all = collect(tasks);
+            long[] all = generating.all(tasks);
 
             // every segment is (max - 3, max]: distinct maxima three apart cover offset + 1 on
             long count = (long) STORES * threadsPerStore * segmentsPerThread;
@@ -237,39 +221,13 @@ class StoreIdSegmentDistributorTest {
                         generator.apply(
                                 new StoreIdSegmentDistributorFactory(ranges())
                                         .create(definition(offset, step)));
-                tasks.add(
-                        () -> {
-                            long[] got = new long[total / STORES];
-                            for (int i = 0; i < got.length; i++) {
-                                got[i] = ids.generate();
-                            }
-                            return got;
-                        });
+                tasks.add(Generating.take(total / STORES, ids::generate));
             }
-            long[] all = collect(tasks);
+            long[] all = generating.all(tasks);
 
             assertThat(all).hasSize(total);
             assertThat(all[0]).isGreaterThan(offset);
-            for (int i = 1; i < all.length; i++) {
-                if (all[i] == all[i - 1]) {
-                    throw new AssertionError("ID " + all[i] + " was generated twice");
-                }
-            }
+            Generating.assertNoneTwice(all);
         }
-    }
-
-    /** Runs the tasks in parallel and returns everything they returned, sorted. */
-    private long[] collect(List<Callable<long[]>> tasks) throws Exception {
-        List<Future<long[]>> futures = new ArrayList<>();
-        for (Callable<long[]> task : tasks) {
-            futures.add(pool.submit(task));
-        }
-        List<long[]> parts = new ArrayList<>();
-        for (Future<long[]> f : futures) {
-            parts.add(f.get());
-        }
-        long[] all = parts.stream().flatMapToLong(Arrays::stream).toArray();
-        Arrays.sort(all);
-        return all;
     }
 }
