@@ -426,7 +426,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         if (due != null && !due.equals(mine.seat.name()) && seats.indexOf(due) < 0) {
             changes.add(NodeChange.delete(key.line() + "/" + due, -1));
         }
-        if (next != null && next.size() > 1) {
+        if (next != null) {
             watchBefore(key, mine, next, next.size());
         }
         long started = System.nanoTime();
@@ -504,10 +504,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                         plan.seatVersionBefore(me, slot.index()),
                         new byte[0],
                         new byte[0]));
-        int mineNext = plan.nextOf(slot.index());
-        if ((mineNext - 1) % plan.size() != me) {
-            watchBefore(key, mine, plan, mineNext);
-        }
+        watchBefore(key, mine, plan, plan.nextOf(slot.index()));
         long started = System.nanoTime();
         WriteOutcome outcome = sendTurn(deadline, key, size, demand, changes);
         key.forget();
@@ -538,11 +535,15 @@ final class ZooKeeperRangeStore implements RangeStore {
      * together with the turn before {@code u} (the same session, so the server takes it before or
      * after that turn, both before the seat can move): the notification then reaches it as soon as
      * the seat before writes, instead of the watch being set only after its own reply came back and
-     * it was called again, one round trip later for a writer far from the server.
+     * it was called again, one round trip later for a writer far from the server. Nothing to watch
+     * when that seat is this writer's own (a line of one).
      */
     private void watchBefore(
             RangeKeyState key, RangeKeyState.Lingering mine, TurnSchedule plan, int u) {
         int before = (u - 1) % plan.size();
+        if (plan.seats().get(before).equals(mine.seat.name())) {
+            return;
+        }
         mine.before =
                 line.watchSeat(
                         key.line() + "/" + plan.seats().get(before),
