@@ -27,7 +27,10 @@ final class ClockedSnowflakeId extends MillisecondSnowflakeId {
         return clock.millis();
     }
 
-    /** The timestamp (epoch milliseconds) of an ID of this layout. */
+    /**
+     * The timestamp (epoch milliseconds) of an ID with CosId's epoch and 41 timestamp bits, any
+     * machine and sequence bits.
+     */
     static long timestampOf(long id) {
         return (id >>> (63 - DEFAULT_TIMESTAMP_BIT)) + CosId.COSID_EPOCH;
     }

@@ -1,6 +1,9 @@
 package io.cosid.store.cosid;
 
 import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.Stores;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +23,19 @@ final class Generating implements AutoCloseable {
     Store keep(Store store) {
         stores.add(store);
         return store;
+    }
+
+    /**
+     * Opens a ZooKeeper store of its own session under {@code root}, kept to close after the test:
+     * one process of a fleet.
+     */
+    Store zooKeeper(String connectString, String root, String name) {
+        return keep(
+                Stores.open(
+                        StoreConfig.of(name, "zookeeper")
+                                .withTimeout(Duration.ofSeconds(10))
+                                .withOption("connectString", connectString)
+                                .withOption("root", root)));
     }
 
     /** A task that takes {@code count} IDs from {@code ids}. */

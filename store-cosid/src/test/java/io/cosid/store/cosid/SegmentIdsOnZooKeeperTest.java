@@ -3,10 +3,7 @@ package io.cosid.store.cosid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosid.store.Store;
-import io.cosid.store.StoreConfig;
-import io.cosid.store.Stores;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -46,15 +43,7 @@ class SegmentIdsOnZooKeeperTest {
         long offset = 5_000;
         List<Callable<long[]>> tasks = new ArrayList<>();
         for (int s = 0; s < STORES; s++) {
-            Store store =
-                    generating.keep(
-                            Stores.open(
-                                    StoreConfig.of("cosid-" + s, "zookeeper")
-                                            .withTimeout(Duration.ofSeconds(10))
-                                            .withOption(
-                                                    "connectString",
-                                                    SERVER.server().connectString())
-                                            .withOption("root", root)));
+            Store store = generating.zooKeeper(SERVER.server().connectString(), root, "cosid-" + s);
             SegmentChainId ids =
                     new SegmentChainId(
                             new StoreIdSegmentDistributorFactory(store.ranges())
