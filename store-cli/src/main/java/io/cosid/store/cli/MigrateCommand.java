@@ -26,7 +26,11 @@ import picocli.CommandLine.Spec;
                     + " the source,",
             "advance the target past the final value. Namespaces: define on the target, carry each"
                     + " slot's",
-            "fence and next floor (refused while the source has unexpired leases). Idempotent."
+            "fence and next floor (refused while the source has unexpired leases). Idempotent.",
+            "With --from-cosid-zookeeper, the source is CosId's own ZooKeeper layout: its segment"
+                    + " counters become",
+            "range keys of the same name, and its machine ids get next floors past every"
+                    + " timestamp CosId may have used."
         })
 final class MigrateCommand implements Callable<Integer> {
 
@@ -37,12 +41,52 @@ final class MigrateCommand implements Callable<Integer> {
             description = "YAML with both stores under cosid.stores.")
     Path config;
 
-    @Option(
-            names = "--from",
-            required = true,
-            paramLabel = "STORE",
-            description = "The source store's name.")
+    @Option(names = "--from", paramLabel = "STORE", description = "The source store's name.")
     String from;
+
+    @Option(
+            names = "--from-cosid-zookeeper",
+            paramLabel = "CONNECT",
+            description =
+                    "Migrate from CosId's own ZooKeeper layout at this connect string instead of a"
+                            + " store (read only).")
+    String fromCosId;
+
+    @Option(
+            names = "--cosid-root",
+            paramLabel = "PATH",
+            description = "CosId's root node (default /cosid).")
+    String cosIdRoot = "/cosid";
+
+    @Option(
+            names = "--machine-bit",
+            paramLabel = "BITS",
+            description =
+                    "CosId's machine bits: machine-id namespaces get 2^BITS slots (default 10).")
+    int machineBit = 10;
+
+    @Option(
+            names = "--tolerance",
+            paramLabel = "DURATION",
+            description =
+                    "Tolerance of the machine-id namespaces; the same as"
+                            + " StoreMachineIdDistributor's (default 2s).")
+    String tolerance = "2s";
+
+    @Option(
+            names = "--cosid-guard-delay",
+            paramLabel = "DURATION",
+            description =
+                    "How often CosId's instances guarded their machine ids (default 1m, CosId's"
+                            + " default).")
+    String guardDelay = "1m";
+
+    @Option(
+            names = "--quiet-for",
+            paramLabel = "DURATION",
+            description =
+                    "Refuse while a CosId node was written more recently than this (default 3m).")
+    String quietFor = "3m";
 
     @Option(
             names = "--to",
@@ -86,6 +130,14 @@ final class MigrateCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "name what to move: --keys K1,K2, --namespaces NS1,NS2, or --all");
         }
+        if ((from == null) == (fromCosId == null)) {
+            throw new IllegalArgumentException(
+                    "name the source: --from STORE or --from-cosid-zookeeper CONNECT (one of"
+                            + " them)");
+        }
+        if (fromCosId != null) {
+            return fromCosId();
+        }
         if (from.equals(to)) {
             throw new IllegalArgumentException("--from and --to name the same store: " + from);
         }
@@ -120,13 +172,108 @@ final class MigrateCommand implements Callable<Integer> {
         }
     }
 
+    private Integer fromCosId() {
+        if (machineBit < 1 || machineBit > 16) {
+            throw new IllegalArgumentException(
+                    "--machine-bit must be 1..16 (a namespace has at most 65536 slots), was "
+                            + machineBit);
+        }
+        CosIdMigration.Settings settings =
+                new CosIdMigration.Settings(
+                        machineBit,
+                        StoreSelection.duration("--tolerance", tolerance),
+                        StoreSelection.duration("--cosid-guard-delay", guardDelay),
+                        StoreSelection.duration("--quiet-for", quietFor));
+        Duration wait = StoreSelection.connectWait(connectWait, null);
+        StoreConfig targetConfig =
+                StoreSelection.withConnectWait(
+                        StoreSelection.requireLasting(
+                                StoreSelection.named(ConfigFiles.read(config), to, "--to"),
+                                "migrate --to"),
+                        wait);
+        try (CosIdZooKeeper cosId = CosIdZooKeeper.connect(fromCosId, wait);
+                Store target = Stores.open(targetConfig)) {
+            CosIdZooKeeperLayout layout = cosId.read(cosIdRoot);
+            List<CosIdZooKeeperLayout.Counter> counters =
+                    layout.counters().stream().filter(c -> all || keys.contains(c.key())).toList();
+            List<CosIdZooKeeperLayout.MachineNamespace> machineNamespaces =
+                    layout.namespaces().stream()
+                            .filter(n -> all || namespaces.contains(n.name()))
+                            .toList();
+            missing(
+                    keys,
+                    counters.stream().map(CosIdZooKeeperLayout.Counter::key).toList(),
+                    "counter");
+            missing(
+                    namespaces,
+                    machineNamespaces.stream()
+                            .map(CosIdZooKeeperLayout.MachineNamespace::name)
+                            .toList(),
+                    "machine-id namespace");
+            Migration.Report report =
+                    CosIdMigration.run(
+                            layout,
+                            target,
+                            counters,
+                            machineNamespaces,
+                            settings,
+                            java.time.Instant.now(),
+                            dryRun);
+            List<String> problems = new ArrayList<>(report.problems());
+            if (!dryRun) {
+                CosIdZooKeeperLayout again = cosId.read(cosIdRoot);
+                for (CosIdZooKeeperLayout.Counter c : counters) {
+                    again.counters().stream()
+                            .filter(a -> a.key().equals(c.key()) && a.value() != c.value())
+                            .forEach(
+                                    a ->
+                                            problems.add(
+                                                    "CosId's counter "
+                                                            + c.key()
+                                                            + " moved from "
+                                                            + c.value()
+                                                            + " to "
+                                                            + a.value()
+                                                            + " during the migration: a CosId"
+                                                            + " instance still draws from it;"
+                                                            + " stop it and run again"));
+                }
+            }
+            print(report);
+            if (!problems.isEmpty()) {
+                throw new ExitCodes.Refused(
+                        ExitCodes.FAILED,
+                        "migration did not verify: " + String.join("; ", problems));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    private static void missing(List<String> asked, List<String> found, String what) {
+        List<String> absent = asked.stream().filter(a -> !found.contains(a)).toList();
+        if (!absent.isEmpty()) {
+            throw new ExitCodes.Refused(
+                    ExitCodes.NOT_FOUND,
+                    "no CosId "
+                            + what
+                            + " named "
+                            + String.join(", ", absent)
+                            + " under the CosId root; nothing was written");
+        }
+    }
+
     private void print(Migration.Report report) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.document(report.json()));
             return;
         }
-        out.println((dryRun ? "dry run: " : "") + "migrate " + from + " -> " + to);
+        out.println(
+                (dryRun ? "dry run: " : "")
+                        + "migrate "
+                        + (from != null ? from : "CosId at " + fromCosId + cosIdRoot)
+                        + " -> "
+                        + to);
         Table keysTable =
                 new Table("KEY", "SOURCE-FINAL", "TARGET-BEFORE", "TARGET-AFTER", "ACTIONS");
         report.keys()
