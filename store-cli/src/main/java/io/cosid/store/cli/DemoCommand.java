@@ -22,16 +22,19 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code demo}: a small fleet on a real ZooKeeper (embedded in this process unless {@code
- * --connect} names one) that acquires and renews slot leases, allocates ranges and generates IDs;
- * mid-run some instances crash without releasing (their slots expire and are taken over with a
- * larger fence and a floor at or above the old ceiling) and later restart (the owner index gives
- * their slots back). Every ID generated is checked: the number of duplicates must be 0.
+ * --connect} names one) whose instances generate IDs with CosId's own generators on cosid-store
+ * (machine ids as slot leases through {@code StoreMachineIdDistributor}, segments through {@code
+ * StoreIdSegmentDistributor}); mid-run some instances crash without releasing (their slots expire
+ * and are taken over with a larger fence and a floor at or above the old ceiling) and later restart
+ * (the owner index gives their slots back). Every ID generated is checked: the number of duplicates
+ * must be 0.
  */
 @Command(
         name = "demo",
         mixinStandardHelpOptions = true,
         description = {
             "Run a small fleet on an embedded ZooKeeper and check every ID it generates.",
+            "IDs come from CosId's MillisecondSnowflakeId and SegmentChainId on cosid-store.",
             "Crashes some instances mid-run (their slots are taken over after expiry) and restarts"
                     + " them."
         })
@@ -40,7 +43,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(
             names = "--instances",
             defaultValue = "8",
-            description = "Fleet size, also the number of slots (default 8).")
+            description =
+                    "Fleet size, also the number of machine ids: a power of two, 2 to 1024"
+                            + " (default 8).")
     int instances;
 
     @Option(
@@ -92,9 +97,11 @@ final class DemoCommand implements Callable<Integer> {
         Duration runFor = StoreSelection.duration("--duration", duration);
         Duration leaseTtl = StoreSelection.duration("--ttl", ttl);
         Duration skew = StoreConfig.parseDuration("--tolerance", tolerance);
-        if (instances < 2 || instances > 1024) {
+        if (instances < 2 || instances > 1024 || Integer.bitCount(instances) != 1) {
             throw new IllegalArgumentException(
-                    "--instances must be from 2 to 1024, got " + instances);
+                    "--instances must be a power of two from 2 to 1024 (CosId's machine ids are"
+                            + " 2^machineBit slots), got "
+                            + instances);
         }
         if (runFor.compareTo(leaseTtl.multipliedBy(6)) < 0) {
             throw new IllegalArgumentException(
@@ -201,9 +208,11 @@ final class DemoCommand implements Callable<Integer> {
             Duration skew,
             PrintWriter out)
             throws InterruptedException {
-        try (Store admin = Stores.open(config)) {
+        try (Store admin = Stores.open(config);
+                DemoFleet fleet =
+                        new DemoFleet(
+                                config, leaseTtl, skew, Integer.numberOfTrailingZeros(instances))) {
             admin.slots().define(DemoFleet.NAMESPACE, instances, skew);
-            DemoFleet fleet = new DemoFleet(config, leaseTtl);
             long start = System.nanoTime();
             int crashes = Math.max(1, instances / 4);
             progress(
@@ -219,7 +228,9 @@ final class DemoCommand implements Callable<Integer> {
                             + " with "
                             + instances
                             + " slots, ttl "
-                            + ttl);
+                            + ttl
+                            + "; IDs from CosId's MillisecondSnowflakeId (behind"
+                            + " LeaseBoundSnowflakeId) and SegmentChainId");
             List<DemoFleet.Instance> running = new ArrayList<>();
             for (int i = 0; i < instances; i++) {
                 running.add(fleet.start("instance-" + i));

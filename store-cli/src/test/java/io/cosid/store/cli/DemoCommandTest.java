@@ -118,6 +118,6 @@ class DemoCommandTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("--duration 2s must be at least 6 x --ttl");
         assertThat(Cli.run("demo", "--instances", "1").err())
-                .contains("--instances must be from 2 to 1024");
+                .contains("--instances must be a power of two from 2 to 1024");
     }
 }
