@@ -4,8 +4,8 @@
  * io.cosid.store.SlotLeaseStore}, of any backend.
  *
  * <ul>
- *   <li>{@link io.cosid.store.cosid.StoreIdSegmentDistributorFactory}: give it to CosId wherever
- *       an {@code IdSegmentDistributorFactory} goes (the grouped, per-day distributor included), or
+ *   <li>{@link io.cosid.store.cosid.StoreIdSegmentDistributorFactory}: give it to CosId wherever an
+ *       {@code IdSegmentDistributorFactory} goes (the grouped, per-day distributor included), or
  *       create a {@link io.cosid.store.cosid.StoreIdSegmentDistributor} directly.
  *   <li>{@link io.cosid.store.cosid.StoreMachineIdDistributor}: CosId's {@code
  *       MachineIdDistributor}, a machine id being a slot lease with a fence and a timestamp window.
