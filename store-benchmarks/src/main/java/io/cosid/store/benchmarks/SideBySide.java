@@ -65,7 +65,14 @@ public final class SideBySide {
             Set<String> scenarios) {
 
         static final List<String> SCENARIOS =
-                List.of("single", "contention", "slots", "instances", "failover", "inmemory");
+                List.of(
+                        "single",
+                        "contention",
+                        "slots",
+                        "instances",
+                        "cosid",
+                        "failover",
+                        "inmemory");
 
         static Settings parse(String... args) {
             Duration run = Duration.ofSeconds(5);
@@ -180,6 +187,9 @@ public final class SideBySide {
             if (only.contains("instances")) {
                 harness.instancesStartingTogether();
             }
+            if (only.contains("cosid")) {
+                harness.cosIdSegments();
+            }
         }
         if (settings.scenarios().contains("failover")) {
             harness.failover();
@@ -188,6 +198,25 @@ public final class SideBySide {
             harness.inMemory();
         }
         return harness.write();
+    }
+
+    // ---- CosId's segment generator ----
+
+    private void cosIdSegments() {
+        try {
+            CosIdSegments cosId =
+                    new CosIdSegments(connectString, counters, settings.warmup(), settings.run());
+            List<Map<CosIdSegments.Kind, CosIdSegments.Run>> medians = cosId.measure();
+            List<String> cosIdVerdicts = new ArrayList<>();
+            publish(CosIdSegments.table(medians, cosIdVerdicts));
+            publish(cosId.bursts());
+            verdicts.addAll(cosIdVerdicts);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException("the CosId segment benchmark failed: " + e, e);
+        }
     }
 
     // ---- one client, no contention ----

@@ -55,6 +55,8 @@ class BenchmarksSmokeTest {
                         "Unequal distances",
                         "Slot leases",
                         "32 instances started together",
+                        "CosId SegmentChainId on ZooKeeper",
+                        "Bursts: each process takes one segment",
                         "Leader of a 3-node ensemble SIGKILLed 1 times",
                         "In-memory store",
                         "#### Targets");
