@@ -7,6 +7,7 @@ import io.cosid.store.Stores;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -217,7 +218,7 @@ final class MigrateCommand implements Callable<Integer> {
                             counters,
                             machineNamespaces,
                             settings,
-                            java.time.Instant.now(),
+                            Instant.now(),
                             dryRun);
             List<String> problems = new ArrayList<>(report.problems());
             if (!dryRun) {

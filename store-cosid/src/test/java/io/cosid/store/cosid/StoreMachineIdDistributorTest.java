@@ -9,6 +9,7 @@ import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import me.ahoo.cosid.CosIdException;
@@ -608,7 +609,7 @@ class StoreMachineIdDistributorTest {
 
             assertThat(taken.getMachineId()).isEqualTo(state.getMachineId());
             assertThat(List.of(firstAfter))
-                    .doesNotContainAnyElementsOf(java.util.Arrays.stream(before).boxed().toList());
+                    .doesNotContainAnyElementsOf(Arrays.stream(before).boxed().toList());
             assertThat(ClockedSnowflakeId.timestampOf(firstAfter))
                     .isGreaterThan(ClockedSnowflakeId.timestampOf(before[before.length - 1]));
         }
