@@ -8,7 +8,6 @@ import io.cosid.store.StoreConfig;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,7 +39,6 @@ final class CosIdMigration {
     private CosIdMigration() {}
 
     static Migration.Report run(
-            CosIdZooKeeperLayout layout,
             Store target,
             List<CosIdZooKeeperLayout.Counter> counters,
             List<CosIdZooKeeperLayout.MachineNamespace> namespaces,
@@ -158,32 +156,20 @@ final class CosIdMigration {
         List<Migration.SlotStep> slotSteps = new ArrayList<>();
         for (CosIdZooKeeperLayout.MachineNamespace ns : namespaces) {
             Optional<Namespace> existing = target.slots().namespace(ns.name());
-            if (existing.isEmpty() || existing.get().limit() < limit) {
-                nsActions.add(
-                        (dryRun ? "would define " : "defined ")
-                                + ns.name()
-                                + " (limit "
-                                + limit
-                                + ", tolerance "
-                                + settings.tolerance().toMillis()
-                                + "ms) on the target");
-                changes++;
-                if (!dryRun) {
-                    target.slots().define(ns.name(), limit, settings.tolerance());
-                }
-            } else {
-                nsActions.add(ns.name() + " already defined on the target");
-            }
+            changes +=
+                    Migration.defineOnTarget(
+                            target,
+                            existing,
+                            ns.name(),
+                            limit,
+                            settings.tolerance(),
+                            dryRun,
+                            nsActions);
             // the latest timestamp any CosId instance of this namespace may have stamped
             Instant needed = ns.lastSign().plus(settings.guardDelay()).plus(settings.tolerance());
             Instant firstRun = CosIdZooKeeperLayout.max(needed, now.plus(settings.tolerance()));
-            Map<Integer, SlotView> targetSlots = new LinkedHashMap<>();
-            if (existing.isPresent()) {
-                target.slots()
-                        .inspect(ns.name())
-                        .slots()
-                        .forEach(v -> targetSlots.put(v.slot(), v));
-            }
+            Map<Integer, SlotView> targetSlots =
+                    Migration.slotsOnTarget(target, existing, ns.name());
             for (int slot = 0; slot <= ns.maxMachineId(); slot++) {
                 SlotView before = targetSlots.get(slot);
                 long fence = before == null ? 0 : before.fence();

@@ -24,14 +24,10 @@ import org.apache.zookeeper.data.Stat;
  *       machineId|lastTimeStamp}.
  * </ul>
  *
- * <p>Nodes of neither shape (and the {@code -locker} nodes of Curator's promoted locks) are listed
- * as skipped. A node whose data does not parse is reported, never guessed at.
+ * <p>Nodes of neither shape (and the {@code -locker} nodes of Curator's promoted locks) are left
+ * alone. A machine-state node whose data does not parse is reported, never guessed at.
  */
-record CosIdZooKeeperLayout(
-        String root,
-        List<Counter> counters,
-        List<MachineNamespace> namespaces,
-        List<String> skipped) {
+record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> namespaces) {
 
     /** A segment counter: its node name, which is the range key, and its value. */
     record Counter(String key, long value, Instant modified) {}
@@ -87,7 +83,6 @@ record CosIdZooKeeperLayout(
         }
         List<Counter> counters = new ArrayList<>();
         List<MachineNamespace> namespaces = new ArrayList<>();
-        List<String> skipped = new ArrayList<>();
         for (String child : sorted(client.getChildren().forPath(root))) {
             String path = ZKPaths.makePath(root, child);
             List<String> grandChildren = client.getChildren().forPath(path);
@@ -106,11 +101,9 @@ record CosIdZooKeeperLayout(
                                 child,
                                 ByteBuffer.wrap(data).getLong(),
                                 Instant.ofEpochMilli(stat.getMtime())));
-            } else {
-                skipped.add(path);
             }
         }
-        return new CosIdZooKeeperLayout(root, counters, namespaces, skipped);
+        return new CosIdZooKeeperLayout(counters, namespaces);
     }
 
     private static MachineNamespace machineNamespace(

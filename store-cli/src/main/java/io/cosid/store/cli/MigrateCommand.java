@@ -213,13 +213,7 @@ final class MigrateCommand implements Callable<Integer> {
                     "machine-id namespace");
             Migration.Report report =
                     CosIdMigration.run(
-                            layout,
-                            target,
-                            counters,
-                            machineNamespaces,
-                            settings,
-                            Instant.now(),
-                            dryRun);
+                            target, counters, machineNamespaces, settings, Instant.now(), dryRun);
             List<String> problems = new ArrayList<>(report.problems());
             if (!dryRun) {
                 CosIdZooKeeperLayout again = cosId.read(cosIdRoot);

@@ -6,6 +6,7 @@ import io.cosid.store.RangeState;
 import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -203,29 +204,10 @@ final class Migration {
             Namespace ns = snapshot.namespace();
             Optional<Namespace> existing = target.slots().namespace(ns.name());
             int limit = Math.max(ns.limit(), existing.map(Namespace::limit).orElse(0));
-            if (existing.isEmpty() || existing.get().limit() < limit) {
-                nsActions.add(
-                        (dryRun ? "would define " : "defined ")
-                                + ns.name()
-                                + " (limit "
-                                + limit
-                                + ", tolerance "
-                                + ns.tolerance().toMillis()
-                                + "ms) on the target");
-                changes++;
-                if (!dryRun) {
-                    target.slots().define(ns.name(), limit, ns.tolerance());
-                }
-            } else {
-                nsActions.add(ns.name() + " already defined on the target");
-            }
-            Map<Integer, SlotView> targetSlots = new LinkedHashMap<>();
-            if (existing.isPresent()) {
-                target.slots()
-                        .inspect(ns.name())
-                        .slots()
-                        .forEach(v -> targetSlots.put(v.slot(), v));
-            }
+            changes +=
+                    defineOnTarget(
+                            target, existing, ns.name(), limit, ns.tolerance(), dryRun, nsActions);
+            Map<Integer, SlotView> targetSlots = slotsOnTarget(target, existing, ns.name());
             for (SlotView v : snapshot.slots()) {
                 SlotView before = targetSlots.get(v.slot());
                 long fenceBefore = before == null ? 0 : before.fence();
@@ -271,6 +253,48 @@ final class Migration {
             }
         }
         return new Report(dryRun, keySteps, nsActions, slotSteps, changes, problems, blockers);
+    }
+
+    /**
+     * Defines (or raises) a namespace on the target unless it is there with {@code limit} slots or
+     * more; says so in {@code actions}.
+     *
+     * @return the number of changes made (or, with dry run, that would be): 0 or 1
+     */
+    static int defineOnTarget(
+            Store target,
+            Optional<Namespace> existing,
+            String name,
+            int limit,
+            Duration tolerance,
+            boolean dryRun,
+            List<String> actions) {
+        if (existing.isPresent() && existing.get().limit() >= limit) {
+            actions.add(name + " already defined on the target");
+            return 0;
+        }
+        actions.add(
+                (dryRun ? "would define " : "defined ")
+                        + name
+                        + " (limit "
+                        + limit
+                        + ", tolerance "
+                        + tolerance.toMillis()
+                        + "ms) on the target");
+        if (!dryRun) {
+            target.slots().define(name, limit, tolerance);
+        }
+        return 1;
+    }
+
+    /** The target's slots of a namespace by number; none if it was not defined before the run. */
+    static Map<Integer, SlotView> slotsOnTarget(
+            Store target, Optional<Namespace> existing, String name) {
+        Map<Integer, SlotView> slots = new LinkedHashMap<>();
+        if (existing.isPresent()) {
+            target.slots().inspect(name).slots().forEach(v -> slots.put(v.slot(), v));
+        }
+        return slots;
     }
 
     private static void verifyKey(

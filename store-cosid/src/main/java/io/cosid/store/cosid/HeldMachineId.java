@@ -28,20 +28,8 @@ final class HeldMachineId {
         this.guard = guard;
     }
 
-    String namespace() {
-        return namespace;
-    }
-
-    InstanceId instanceId() {
-        return instanceId;
-    }
-
     SlotLease lease() {
         return guard.lease();
-    }
-
-    LeaseGuard guard() {
-        return guard;
     }
 
     int machineId() {
@@ -67,9 +55,9 @@ final class HeldMachineId {
      *
      * @throws io.cosid.store.LeaseLostException if the term had ended in the store already
      */
-    Instant revert(SlotLeaseStore slots) {
+    void revert(SlotLeaseStore slots) {
         ended = "was reverted";
-        return guard.release(slots);
+        guard.release(slots);
     }
 
     void lose(String why) {

@@ -33,6 +33,7 @@ public final class LeaseBoundSnowflakeId implements SnowflakeId, IdGeneratorDeco
     private final String namespace;
     private final InstanceId instanceId;
     private final long unitMillis;
+    private final long epoch;
     private final int timestampShift;
     private final int machineId;
 
@@ -105,6 +106,7 @@ public final class LeaseBoundSnowflakeId implements SnowflakeId, IdGeneratorDeco
                             + " bits; a snowflake ID has at most "
                             + TOTAL_BIT);
         }
+        this.epoch = actual.getEpoch();
         this.timestampShift = actual.getMachineBit() + actual.getSequenceBit();
         this.machineId = actual.getMachineId();
         HeldMachineId held = distributor.holding(namespace, instanceId);
@@ -149,7 +151,7 @@ public final class LeaseBoundSnowflakeId implements SnowflakeId, IdGeneratorDeco
     public long generate() {
         HeldMachineId held = current();
         long id = actual.generate();
-        long first = ((id >>> timestampShift) + actual.getEpoch()) * unitMillis;
+        long first = ((id >>> timestampShift) + epoch) * unitMillis;
         long last = first + unitMillis - 1;
         if (!held.mayStamp(machineId, first, last)) {
             throw new MachineIdLeaseException(held.refusal(machineId, first, last));

@@ -20,13 +20,11 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import me.ahoo.cosid.CosId;
 import me.ahoo.cosid.machine.DefaultMachineIdGuarder;
 import me.ahoo.cosid.machine.InstanceId;
 import me.ahoo.cosid.machine.MachineIdLostException;
 import me.ahoo.cosid.machine.MachineIdOverflowException;
 import me.ahoo.cosid.machine.MachineState;
-import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
 import me.ahoo.cosid.snowflake.exception.ClockTooManyBackwardsException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -55,6 +53,7 @@ class MachineIdsOnZooKeeperTest {
     private final String root = "/cosid-" + UUID.randomUUID();
     private final ScheduledExecutorService guarding = Executors.newSingleThreadScheduledExecutor();
     private int processes;
+    private Store operator;
 
     @AfterEach
     void close() {
@@ -71,26 +70,22 @@ class MachineIdsOnZooKeeperTest {
         return new StoreMachineIdDistributor(store.slots(), tolerance);
     }
 
+    /** What an operator's session (one per test, opened on first use) sees of the namespace. */
     private NamespaceSnapshot inspect() {
-        return process().slots().inspect(NS);
+        if (operator == null) {
+            operator = process();
+        }
+        return operator.slots().inspect(NS);
     }
 
     private SlotView slot(int slot) {
-        return inspect().slots().stream()
-                .filter(s -> s.slot() == slot)
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("slot " + slot + " was never used"));
+        return Slots.of(inspect(), slot);
     }
 
     private static LeaseBoundSnowflakeId generator(
             StoreMachineIdDistributor distributor, InstanceId instance, MachineState state) {
         return new LeaseBoundSnowflakeId(
-                new MillisecondSnowflakeId(
-                        CosId.COSID_EPOCH,
-                        MillisecondSnowflakeId.DEFAULT_TIMESTAMP_BIT,
-                        BITS,
-                        63 - MillisecondSnowflakeId.DEFAULT_TIMESTAMP_BIT - BITS,
-                        state.getMachineId()),
+                new ClockedSnowflakeId(BITS, state.getMachineId(), InstantSource.system()),
                 distributor,
                 NS,
                 instance);

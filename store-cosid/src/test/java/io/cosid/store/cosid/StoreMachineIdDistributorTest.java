@@ -57,10 +57,7 @@ class StoreMachineIdDistributorTest {
     }
 
     private SlotView slot(int slot) {
-        return inspect().slots().stream()
-                .filter(s -> s.slot() == slot)
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("slot " + slot + " was never used"));
+        return Slots.of(inspect(), slot);
     }
 
     private LeaseBoundSnowflakeId generator(
