@@ -7,6 +7,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -167,7 +168,10 @@ final class CosIdMigration {
                             nsActions);
             // the latest timestamp any CosId instance of this namespace may have stamped
             Instant needed = ns.lastSign().plus(settings.guardDelay()).plus(settings.tolerance());
-            Instant firstRun = CosIdZooKeeperLayout.max(needed, now.plus(settings.tolerance()));
+            // past every millisecond up to now (a store takes whole milliseconds only)
+            Instant afterNow = now.truncatedTo(ChronoUnit.MILLIS).plusMillis(1);
+            Instant firstRun =
+                    CosIdZooKeeperLayout.max(needed, afterNow.plus(settings.tolerance()));
             Map<Integer, SlotView> targetSlots =
                     Migration.slotsOnTarget(target, existing, ns.name());
             for (int slot = 0; slot <= ns.maxMachineId(); slot++) {

@@ -1,0 +1,53 @@
+package io.cosid.store.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosid.store.SlotView;
+import io.cosid.store.Store;
+import io.cosid.store.inmemory.InMemoryStores;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The migration from CosId's layout against an in-memory target, with the clock set by hand. */
+@DisplayName("migration from CosId's layout, by hand")
+class CosIdMigrationTest {
+
+    @Test
+    @DisplayName(
+            "a first run whose clock has sub-millisecond digits raises floors to the next whole"
+                    + " millisecond plus the tolerance")
+    void firstRunFloorIsWholeMilliseconds() {
+        Instant now = Instant.parse("2026-12-05T12:00:00.000500Z");
+        CosIdZooKeeperLayout.MachineNamespace orders =
+                new CosIdZooKeeperLayout.MachineNamespace(
+                        "orders",
+                        1,
+                        List.of(
+                                new CosIdZooKeeperLayout.MachineNode(
+                                        "/cosid/orders/__revert/0",
+                                        0,
+                                        now.minusSeconds(600).toEpochMilli(),
+                                        now.minusSeconds(600))));
+        try (Store target = InMemoryStores.open()) {
+            Migration.Report report =
+                    CosIdMigration.run(
+                            target,
+                            List.of(),
+                            List.of(orders),
+                            new CosIdMigration.Settings(
+                                    4,
+                                    Duration.ofMillis(500),
+                                    Duration.ofMinutes(1),
+                                    Duration.ofMinutes(3)),
+                            now,
+                            false);
+
+            assertThat(report.problems()).isEmpty();
+            SlotView slot = target.slots().inspect("orders").slots().get(0);
+            assertThat(slot.nextFloor()).isEqualTo(Instant.parse("2026-12-05T12:00:00.501Z"));
+        }
+    }
+}
