@@ -39,6 +39,31 @@ final class CosIdMigration {
 
     private CosIdMigration() {}
 
+    /**
+     * The counters that moved between the read the migration worked from and a read after it: a
+     * CosId instance still draws from them, and the target may be behind.
+     */
+    static List<String> moved(
+            List<CosIdZooKeeperLayout.Counter> migrated, CosIdZooKeeperLayout after) {
+        List<String> problems = new ArrayList<>();
+        for (CosIdZooKeeperLayout.Counter c : migrated) {
+            for (CosIdZooKeeperLayout.Counter a : after.counters()) {
+                if (a.key().equals(c.key()) && a.value() != c.value()) {
+                    problems.add(
+                            "CosId's counter "
+                                    + c.key()
+                                    + " moved from "
+                                    + c.value()
+                                    + " to "
+                                    + a.value()
+                                    + " during the migration: a CosId instance still draws from"
+                                    + " it; stop it and run again");
+                }
+            }
+        }
+        return problems;
+    }
+
     static Migration.Report run(
             Store target,
             List<CosIdZooKeeperLayout.Counter> counters,

@@ -4,6 +4,7 @@ import io.cosid.store.Namespace;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
+import io.cosid.store.cosid.StoreMachineIdDistributor;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -174,9 +175,11 @@ final class MigrateCommand implements Callable<Integer> {
     }
 
     private Integer fromCosId() {
-        if (machineBit < 1 || machineBit > 16) {
+        if (machineBit < 1 || machineBit > StoreMachineIdDistributor.MAX_MACHINE_BIT) {
             throw new IllegalArgumentException(
-                    "--machine-bit must be 1..16 (a namespace has at most 65536 slots), was "
+                    "--machine-bit must be 1.."
+                            + StoreMachineIdDistributor.MAX_MACHINE_BIT
+                            + " (a namespace has at most 65536 slots), was "
                             + machineBit);
         }
         CosIdMigration.Settings settings =
@@ -216,23 +219,7 @@ final class MigrateCommand implements Callable<Integer> {
                             target, counters, machineNamespaces, settings, Instant.now(), dryRun);
             List<String> problems = new ArrayList<>(report.problems());
             if (!dryRun) {
-                CosIdZooKeeperLayout again = cosId.read(cosIdRoot);
-                for (CosIdZooKeeperLayout.Counter c : counters) {
-                    again.counters().stream()
-                            .filter(a -> a.key().equals(c.key()) && a.value() != c.value())
-                            .forEach(
-                                    a ->
-                                            problems.add(
-                                                    "CosId's counter "
-                                                            + c.key()
-                                                            + " moved from "
-                                                            + c.value()
-                                                            + " to "
-                                                            + a.value()
-                                                            + " during the migration: a CosId"
-                                                            + " instance still draws from it;"
-                                                            + " stop it and run again"));
-                }
+                problems.addAll(CosIdMigration.moved(counters, cosId.read(cosIdRoot)));
             }
             print(report);
             if (!problems.isEmpty()) {

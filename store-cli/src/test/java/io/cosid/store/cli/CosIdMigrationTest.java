@@ -16,6 +16,27 @@ import org.junit.jupiter.api.Test;
 class CosIdMigrationTest {
 
     @Test
+    @DisplayName("a counter that moved during the run is reported, one that stood still is not")
+    void movedCounters() {
+        Instant t = Instant.parse("2026-12-05T12:00:00Z");
+        List<CosIdZooKeeperLayout.Counter> migrated =
+                List.of(
+                        new CosIdZooKeeperLayout.Counter("shop.order", 2_500, t),
+                        new CosIdZooKeeperLayout.Counter("shop.invoice", 700, t));
+        CosIdZooKeeperLayout after =
+                new CosIdZooKeeperLayout(
+                        List.of(
+                                new CosIdZooKeeperLayout.Counter("shop.order", 2_600, t),
+                                new CosIdZooKeeperLayout.Counter("shop.invoice", 700, t)),
+                        List.of());
+
+        assertThat(CosIdMigration.moved(migrated, after))
+                .containsExactly(
+                        "CosId's counter shop.order moved from 2500 to 2600 during the migration:"
+                                + " a CosId instance still draws from it; stop it and run again");
+    }
+
+    @Test
     @DisplayName(
             "a first run whose clock has sub-millisecond digits raises floors to the next whole"
                     + " millisecond plus the tolerance")
