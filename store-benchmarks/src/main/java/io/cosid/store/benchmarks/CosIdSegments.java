@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import me.ahoo.cosid.segment.IdSegment;
 import me.ahoo.cosid.segment.IdSegmentDistributor;
@@ -160,9 +161,12 @@ final class CosIdSegments {
             for (RecordingSegmentDistributor r : recorders) {
                 r.nextMaxId(STEP); // each session knows the key before the bursts
             }
-            CyclicBarrier barrier = new CyclicBarrier(processes);
             long[][] finished = new long[processes][rounds];
             long[] started = new long[rounds];
+            int[] round = {0};
+            // the barrier's action runs once per round, before any process is let go
+            CyclicBarrier barrier =
+                    new CyclicBarrier(processes, () -> started[round[0]++] = System.nanoTime());
             List<Throwable> failures = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
             long before = counters.received();
@@ -174,9 +178,6 @@ final class CosIdSegments {
                                     try {
                                         for (int r = 0; r < rounds; r++) {
                                             barrier.await();
-                                            if (me == 0) {
-                                                started[r] = System.nanoTime();
-                                            }
                                             recorders.get(me).nextMaxId(STEP);
                                             finished[me][r] = System.nanoTime();
                                             Thread.sleep(50);
@@ -250,8 +251,7 @@ final class CosIdSegments {
             int processes)
             throws InterruptedException {
         LongAdder ids = new LongAdder();
-        boolean[] measuring = {false};
-        Object phase = new Object();
+        AtomicBoolean measuring = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
         List<Throwable> failures = new ArrayList<>();
         long end = System.nanoTime() + warmup.plus(run).toNanos();
@@ -262,11 +262,7 @@ final class CosIdSegments {
                                 try {
                                     while (System.nanoTime() - end < 0) {
                                         chain.generate();
-                                        boolean counting;
-                                        synchronized (phase) {
-                                            counting = measuring[0];
-                                        }
-                                        if (counting) {
+                                        if (measuring.get()) {
                                             ids.increment();
                                         }
                                     }
@@ -281,20 +277,26 @@ final class CosIdSegments {
             t.start();
         }
         Thread.sleep(warmup.toMillis());
-        long callsBefore = calls(recorders);
+        int[] callsBefore = new int[recorders.size()];
+        for (int i = 0; i < callsBefore.length; i++) {
+            callsBefore[i] = recorders.get(i).segments().size();
+        }
         long before = counters.received();
         long started = System.nanoTime();
-        synchronized (phase) {
-            measuring[0] = true;
-        }
+        measuring.set(true);
         Thread.sleep(run.toMillis());
-        synchronized (phase) {
-            measuring[0] = false;
-        }
+        measuring.set(false);
         double seconds = (System.nanoTime() - started) / 1e9;
         long requests = counters.since(before);
-        long calls = calls(recorders) - callsBefore;
-        long segmentIds = segmentIds(recorders, callsBefore);
+        long calls = 0;
+        long segmentIds = 0;
+        for (int i = 0; i < callsBefore.length; i++) {
+            List<long[]> segments = recorders.get(i).segments();
+            for (long[] segment : segments.subList(callsBefore[i], segments.size())) {
+                segmentIds += segment[1] - segment[0];
+                calls++;
+            }
+        }
         for (Thread t : threads) {
             t.join();
         }
@@ -307,27 +309,6 @@ final class CosIdSegments {
         recorders.forEach(r -> checks.addAll(r.segments()));
         checks.requireDisjoint(kind.label + ", " + processes + " processes");
         return new Run(ids.sum() / seconds, calls, segmentIds, requests);
-    }
-
-    private static long calls(List<RecordingSegmentDistributor> recorders) {
-        long n = 0;
-        for (RecordingSegmentDistributor r : recorders) {
-            n += r.segments().size();
-        }
-        return n;
-    }
-
-    /** IDs covered by the segments of all recorders, counting all of them (warm-up included). */
-    private static long segmentIds(List<RecordingSegmentDistributor> recorders, long skip) {
-        long total = 0;
-        long calls = 0;
-        for (RecordingSegmentDistributor r : recorders) {
-            for (long[] s : r.segments()) {
-                total += s[1] - s[0];
-                calls++;
-            }
-        }
-        return calls == 0 ? 0 : Math.round((double) total / calls * (calls - skip));
     }
 
     /** The table of medians and the verdicts. */
