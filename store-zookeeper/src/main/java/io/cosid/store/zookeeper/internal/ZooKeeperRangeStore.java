@@ -301,14 +301,15 @@ final class ZooKeeperRangeStore implements RangeStore {
 
     /**
      * Lists the line, then reads the key, the line node and every seat in one read-only multi (two
-     * round trips). If the line holds a schedule for its current epoch that this writer's seat is
-     * part of, takes it (its next slot follows from the key's version) and returns null. Otherwise
-     * opens a new epoch: one multi writes this writer's range over the key as read, the new
-     * schedule (this writer first, the others in seat order after it, each with its node's version
-     * as read) over the line node at the version read, and bumps this writer's seat; with {@code
-     * dropDue}, the seat whose slot is due is deleted in the same multi and left out. Returns the
-     * range when it lands, null otherwise (the caller reads again; {@code mine.seat} is null when
-     * this writer's seat is gone).
+     * round trips); the listing counts only if the line's children did not change in between (same
+     * child version), otherwise it lists again. If the line holds a schedule for its current epoch
+     * that this writer's seat is part of, takes it (its next slot follows from the key's version)
+     * and returns null. Otherwise opens a new epoch: one multi writes this writer's range over the
+     * key as read, the new schedule (this writer first, the others in seat order after it, each
+     * with its node's version as read) over the line node at the version read, and bumps this
+     * writer's seat; with {@code dropDue}, the seat whose slot is due is deleted in the same multi
+     * and left out. Returns the range when it lands, null otherwise (the caller reads again; {@code
+     * mine.seat} is null when this writer's seat is gone).
      */
     private Range readOrOpen(
             Deadline deadline,
@@ -344,6 +345,13 @@ final class ZooKeeperRangeStore implements RangeStore {
         Seen current = seen(deadline, key, node);
         if (!lineNode.ok()) {
             mine.seat = null; // the line node is gone, and this writer's seat with it
+            return null;
+        }
+        if (lineNode.stat().getCversion() != children.stat().getCversion()) {
+            // a writer joined or left between the listing and this read: a join moves the epoch
+            // read here, so an epoch opened from the older listing would leave the joiner out of
+            // the schedule while the others chain turns without it, and a writer further from the
+            // server never wins the key back to open one (UnequalDistanceTest): list again
             return null;
         }
         int epoch = lineNode.stat().getVersion();
