@@ -127,19 +127,45 @@ final class ConditionalWrite {
                                                 ? Requests.setData(
                                                         h, only.path(), only.data(), only.version())
                                                 : Requests.multi(h, ops));
-                                changes.forEach(c -> sent.add(Requests.getData(h, c.path())));
+                                sent.add(
+                                        only != null
+                                                ? Requests.getData(h, only.path())
+                                                : Requests.multi(
+                                                        h,
+                                                        changes.stream()
+                                                                .map(c -> Op.getData(c.path()))
+                                                                .toList()));
                                 return sent;
                             });
             reply = replies.get(0);
-            List<Reply> reads = new ArrayList<>();
-            replies.subList(1, replies.size()).forEach(r -> reads.add(r.ok() ? r : null));
-            behind = Collections.unmodifiableList(reads);
+            behind = readsBehind(changes, replies.get(1));
         } else if (plainReplace) {
             reply = roundTrips.setDataNow(deadline, only.path(), only.data(), only.version());
         } else {
             reply = roundTrips.multiNow(deadline, ops);
         }
         return outcome(deadline, location, changes, ops, reply, behind);
+    }
+
+    /**
+     * The read behind a write, one reply per change (null where its node could not be read): one
+     * getData for a single change, else one read-only multi, so that reading every changed node
+     * costs the server one request.
+     */
+    private static List<Reply> readsBehind(List<NodeChange> changes, Reply read) {
+        List<Reply> reads = new ArrayList<>(changes.size());
+        if (changes.size() == 1) {
+            reads.add(read.ok() ? read : null);
+        } else {
+            for (int i = 0; i < changes.size(); i++) {
+                Reply r =
+                        read.results() == null || read.results().size() != changes.size()
+                                ? null
+                                : Reply.ofRead(changes.get(i).path(), read.results().get(i));
+                reads.add(r != null && r.ok() ? r : null);
+            }
+        }
+        return Collections.unmodifiableList(reads);
     }
 
     private WriteOutcome outcome(

@@ -95,6 +95,8 @@ final class RangeKeyState {
 
     private volatile LineSeen lineSeen = LineSeen.ABSENT;
 
+    private volatile boolean othersWrite;
+
     /** When this store last lost a race on the key (System.nanoTime). */
     private volatile long lostAt = System.nanoTime() - 2 * HOT_NANOS;
 
@@ -147,6 +149,20 @@ final class RangeKeyState {
     /** After a race lost to another writer. */
     void lost() {
         lostAt = System.nanoTime();
+    }
+
+    /**
+     * Whether another process wrote the key since this store last saw it, as the last check showed
+     * (a write over the state this store saw, or a read before one): while it does, an acquire
+     * reads before it writes instead of sending a write that would fail.
+     */
+    boolean othersWrite() {
+        return othersWrite;
+    }
+
+    /** Records what the last check of the state this store saw showed. */
+    void othersWrite(boolean moved) {
+        othersWrite = moved;
     }
 
     /** The key's line as last seen. */

@@ -126,21 +126,41 @@ final class ZooKeeperRangeStore implements RangeStore {
      * large as the demand is when it is sent. A write carries a check of the key's line ({@link
      * WriterLine}), so it cannot land past writers already waiting there; a writer that lost twice,
      * or finds writers waiting, joins the line itself. Null when nobody waits any more.
+     *
+     * <p>The first try writes over the state this store last saw without reading it (one round
+     * trip, one request) while that state usually is still the key's, that is while this store is
+     * the key's only writer; once another process wrote in between, it reads first (two round trips
+     * and two requests, what a failed write and a read would cost in time, with a request less),
+     * until a read shows the key as it left it ({@link RangeKeyState#othersWrite}).
      */
     private @Nullable Range writeRange(
             RangeKeyState key, AcquireCoalescer.Demand demand, Deadline deadline) {
         int lost = 0;
+        boolean readNow = false; // whether the state to write over was read during this acquire
         while (deadline.hasTimeLeft()) {
+            if (lost >= JOIN_AFTER_LOSSES || key.seated()) {
+                long size = demand.settle();
+                return size == 0 ? null : writeInLine(key, size, demand, deadline);
+            }
             Seen known = key.seen();
-            Seen current = known != null ? known : read(deadline, key);
+            Seen current = known == null || (!readNow && key.othersWrite()) ? null : known;
+            if (current == null) {
+                current = read(deadline, key);
+                readNow = true;
+                if (known != null) {
+                    key.othersWrite(current == null || current.version() != known.version());
+                }
+            }
+            Seen over = current;
             long size = demand.settle();
             if (size == 0) {
                 return null; // every caller it wrote for gave up: nothing is written
             }
-            if (lost >= JOIN_AFTER_LOSSES || key.lineSeen().writers() > 0 || key.seated()) {
+            if (key.lineSeen().writers() > 0) {
                 return writeInLine(key, size, demand, deadline);
             }
-            RangeState next = after(key, stateOf(current), size);
+            boolean blind = !readNow;
+            RangeState next = after(key, stateOf(over), size);
             long started = System.nanoTime();
             WriteOutcome outcome =
                     counted(
@@ -149,27 +169,35 @@ final class ZooKeeperRangeStore implements RangeStore {
                                     write(
                                             deadline,
                                             key,
-                                            current,
+                                            over,
                                             next,
-                                            key.hot(),
+                                            blind && key.hot(),
                                             true,
                                             () -> demand.settle(size)));
             switch (outcome.kind()) {
                 case LANDED -> {
                     latency.landed(System.nanoTime() - started);
+                    if (blind) {
+                        key.othersWrite(false);
+                    }
                     return new Range(key.key(), next.next() - size, next.next());
                 }
                 case LOST_RACE -> {
                     // lost to another writer; a failed check of the line instead means writers
-                    // joined it, which the read behind the write shows
+                    // joined it, which the read behind the write (or the next read) shows
                     if (key.path().equals(outcome.failedOn())) {
                         key.lost();
                         lost++;
+                        if (blind) {
+                            key.othersWrite(true);
+                        }
                     }
+                    readNow = key.seen() != null; // the read behind it, if it carried one
                 }
                 case UNKNOWN, PARENT_MISSING, NODE_GONE -> {
                     // read again before the next try; a write still unknown after its copies
                     // (ConditionalWrite.sendUntilAnswered) is not written again: its range is a gap
+                    readNow = false;
                 }
             }
         }
@@ -723,15 +751,18 @@ final class ZooKeeperRangeStore implements RangeStore {
      * it; null when the key is unused.
      */
     private Seen read(Deadline deadline, RangeKeyState key) {
-        List<Reply> r =
-                reads.all(
+        Reply r =
+                reads.one(
                         deadline,
                         h ->
-                                List.of(
-                                        Requests.getData(h, key.path()),
-                                        Requests.exists(h, key.line(), null)));
-        key.seeLine(LineSeen.of(r.get(1)));
-        return seen(deadline, key, r.get(0));
+                                Requests.multi(
+                                        h,
+                                        List.of(Op.getData(key.path()), Op.getData(key.line()))));
+        if (r.results() == null || r.results().size() != 2) {
+            throw failures.unexpected(deadline, r);
+        }
+        key.seeLine(LineSeen.of(Reply.ofRead(key.line(), r.results().get(1))));
+        return seen(deadline, key, Reply.ofRead(key.path(), r.results().get(0)));
     }
 
     /** A read of the key's node, checked and remembered; null when the key is unused. */

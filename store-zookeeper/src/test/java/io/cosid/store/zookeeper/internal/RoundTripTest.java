@@ -135,26 +135,72 @@ class RoundTripTest {
 
     @Test
     @DisplayName(
-            "a race lost to another process on a hot key costs one extra round trip: the read rides"
-                    + " behind the write")
-    void lostRaceOnHotKey() {
+            "the first acquire of a new key reads it and creates it: 2 round trips, 2 requests, 1"
+                    + " transaction")
+    void firstUseOfKey() {
+        store.ranges().acquire("orders", 10); // the range root exists
+        assertThat(cost(() -> store.ranges().acquire("invoices", 10))).containsExactly(2, 2, 1);
+    }
+
+    @Test
+    @DisplayName(
+            "a key another process writes in between is read before the write: 2 round trips, 2"
+                    + " requests, as a read and a compare-and-set, with no failed write")
+    void keyWrittenInBetween() {
         try (Store other = fixture.openStore()) {
             store.ranges().acquire("orders", 10);
             other.ranges().acquire("orders", 10);
-            store.ranges()
-                    .acquire("orders", 10); // loses once: write, read, write; the key is now hot
+            store.ranges().acquire("orders", 10); // loses once: the key is written in between
             other.ranges().acquire("orders", 10);
             Range[] got = new Range[1];
             long[] cost = cost(() -> got[0] = store.ranges().acquire("orders", 10));
             assertThat(got[0].start()).isEqualTo(40);
-            assertThat(cost[0])
-                    .as("sequential round trips: failed write + read behind it, write")
-                    .isEqualTo(2);
-            assertThat(cost[1])
+            assertThat(cost)
                     .as(
-                            "requests: while the key is hot every write carries reads of the key"
-                                    + " and its line behind it")
-                    .isEqualTo(6);
+                            "round trips, requests (one read multi of the key and its line, the"
+                                    + " write), transactions")
+                    .containsExactly(2, 2, 1);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "once a read shows the key as this store left it, the next acquire writes without"
+                    + " reading first: 1 round trip")
+    void keyLeftAlone() {
+        try (Store other = fixture.openStore()) {
+            store.ranges().acquire("orders", 10);
+            other.ranges().acquire("orders", 10);
+            store.ranges().acquire("orders", 10); // loses once: the key is written in between
+            store.ranges().acquire("orders", 10); // reads first and finds its own write
+            assertThat(cost(() -> store.ranges().acquire("orders", 10)))
+                    .as(
+                            "round trips, requests (the write, and while the key is hot since the"
+                                    + " lost race a read multi behind it), transactions")
+                    .containsExactly(1, 2, 1);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a race lost on a hot key costs one extra round trip and one request: the read of the"
+                    + " key and its line rides behind the write in one multi")
+    void lostRaceOnHotKey() {
+        try (Store other = fixture.openStore()) {
+            store.ranges().acquire("orders", 10);
+            other.ranges().acquire("orders", 10);
+            store.ranges().acquire("orders", 10); // loses once: the key is now hot
+            store.ranges().acquire("orders", 10); // reads first and finds its own write
+            other.ranges().acquire("orders", 10);
+            Range[] got = new Range[1];
+            long[] cost = cost(() -> got[0] = store.ranges().acquire("orders", 10));
+            assertThat(got[0].start()).isEqualTo(50);
+            assertThat(cost)
+                    .as(
+                            "round trips (failed write with the read behind it, write), requests"
+                                    + " (write, read multi, write), transactions (a failed multi"
+                                    + " is one too)")
+                    .containsExactly(2, 3, 2);
         }
     }
 
