@@ -97,6 +97,8 @@ final class RangeKeyState {
 
     private volatile boolean othersWrite;
 
+    private volatile long landedAt = System.nanoTime() - 2 * HOT_NANOS;
+
     /** When this store last lost a race on the key (System.nanoTime). */
     private volatile long lostAt = System.nanoTime() - 2 * HOT_NANOS;
 
@@ -163,6 +165,16 @@ final class RangeKeyState {
     /** Records what the last check of the state this store saw showed. */
     void othersWrite(boolean moved) {
         othersWrite = moved;
+    }
+
+    /** When this store's last acquire of the key landed (System.nanoTime). */
+    long landedAt() {
+        return landedAt;
+    }
+
+    /** After an acquire landed. */
+    void landed() {
+        landedAt = System.nanoTime();
     }
 
     /** The key's line as last seen. */

@@ -62,8 +62,18 @@ final class ZooKeeperRangeStore implements RangeStore {
     private final StoreLifecycle lifecycle;
     private final ParentAcls parentAcls;
 
-    /** Losses after which a writer joins the key's line. */
+    /**
+     * Losses in one acquire after which a writer that acquires the key back to back joins the key's
+     * line.
+     */
     private static final int JOIN_AFTER_LOSSES = 2;
+
+    /**
+     * Losses in one acquire after which any writer joins the key's line: a writer that comes back
+     * only now and then meets others in a burst, which compare-and-set settles in fewer requests
+     * than the line's join, reads and leave; this bound keeps it from losing without end.
+     */
+    private static final int JOIN_ANYWAY_AFTER_LOSSES = 8;
 
     private static final long MIN_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
@@ -124,8 +134,11 @@ final class ZooKeeperRangeStore implements RangeStore {
     /**
      * One range for the callers of {@code demand}: compare-and-set until it lands, each try as
      * large as the demand is when it is sent. A write carries a check of the key's line ({@link
-     * WriterLine}), so it cannot land past writers already waiting there; a writer that lost twice,
-     * or finds writers waiting, joins the line itself. Null when nobody waits any more.
+     * WriterLine}), so it cannot land past writers already waiting there. A writer that finds
+     * writers waiting joins the line itself, and so does one that lost twice while it acquires the
+     * key back to back (its last acquire ended within the time a seat lingers), where contention is
+     * sustained and compare-and-set alone would starve the writers further away; one that lost
+     * {@value #JOIN_ANYWAY_AFTER_LOSSES} times joins anyway. Null when nobody waits any more.
      *
      * <p>The first try writes over the state this store last saw without reading it (one round
      * trip, one request) while that state usually is still the key's, that is while this store is
@@ -136,9 +149,13 @@ final class ZooKeeperRangeStore implements RangeStore {
     private @Nullable Range writeRange(
             RangeKeyState key, AcquireCoalescer.Demand demand, Deadline deadline) {
         int lost = 0;
+        int joinAfter =
+                System.nanoTime() - key.landedAt() < lingerNanos()
+                        ? JOIN_AFTER_LOSSES
+                        : JOIN_ANYWAY_AFTER_LOSSES;
         boolean readNow = false; // whether the state to write over was read during this acquire
         while (deadline.hasTimeLeft()) {
-            if (lost >= JOIN_AFTER_LOSSES || key.seated()) {
+            if (lost >= joinAfter || key.seated()) {
                 long size = demand.settle();
                 return size == 0 ? null : writeInLine(key, size, demand, deadline);
             }
@@ -177,6 +194,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             switch (outcome.kind()) {
                 case LANDED -> {
                     latency.landed(System.nanoTime() - started);
+                    key.landed();
                     if (blind) {
                         key.othersWrite(false);
                     }
@@ -313,6 +331,7 @@ final class ZooKeeperRangeStore implements RangeStore {
         } finally {
             if (mine != null) {
                 if (landed) {
+                    key.landed();
                     linger(key, mine);
                 } else {
                     leave(mine);
