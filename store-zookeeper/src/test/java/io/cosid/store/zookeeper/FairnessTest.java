@@ -79,10 +79,7 @@ class FairnessTest {
                     + " removed from the line")
     void stalledWriterInLine() throws Exception {
         Store store = open();
-        recorder.acquire(store.ranges(), "hot", 1); // creates the key's node
-        recorder.acquire(store.ranges(), "hot", 1); // and its line
-        String line = fixture.root() + "/.line/" + sha256("hot");
-        assertThat(fixture.admin().checkExists().forPath(line)).isNotNull();
+        String line = lineOfUsedKey(store, "hot");
         // another session joins the line as a writer does (its seat, asking for one value, and
         // the line's version bumped) and then never writes: a paused or hung process
         String stalled =
@@ -107,9 +104,7 @@ class FairnessTest {
             "a seat that declares no size (placed by hand, or by an older store) is not waited for")
     void unsizedSeatIsNotWaitedFor() throws Exception {
         Store store = open();
-        recorder.acquire(store.ranges(), "hot", 1);
-        recorder.acquire(store.ranges(), "hot", 1);
-        String line = fixture.root() + "/.line/" + sha256("hot");
+        String line = lineOfUsedKey(store, "hot");
         fixture.admin().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(line + "/w-x-");
         fixture.admin().setData().forPath(line, new byte[0]);
         for (int i = 0; i < 5; i++) {
@@ -123,10 +118,7 @@ class FairnessTest {
             "a burst of eight stores that each take one range settles by compare-and-set: nobody"
                     + " joins the line")
     void burstOfOccasionalWriters() throws Exception {
-        Store first = open();
-        recorder.acquire(first.ranges(), "burst", 1); // creates the key's node
-        recorder.acquire(first.ranges(), "burst", 1); // and its line
-        String line = fixture.root() + "/.line/" + sha256("burst");
+        String line = lineOfUsedKey(open(), "burst");
         int before = fixture.admin().checkExists().forPath(line).getVersion();
         List<Store> burst = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -151,6 +143,17 @@ class FairnessTest {
                 .as("the line's version: every join and leave moves it")
                 .isEqualTo(before);
         HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    /**
+     * Acquires {@code key} twice with {@code store} (its node, then its line) and returns the line.
+     */
+    private String lineOfUsedKey(Store store, String key) throws Exception {
+        recorder.acquire(store.ranges(), key, 1); // creates the key's node
+        recorder.acquire(store.ranges(), key, 1); // and its line
+        String line = fixture.root() + "/.line/" + sha256(key);
+        assertThat(fixture.admin().checkExists().forPath(line)).isNotNull();
+        return line;
     }
 
     private static String sha256(String key) throws Exception {

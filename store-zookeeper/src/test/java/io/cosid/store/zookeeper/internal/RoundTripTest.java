@@ -142,15 +142,23 @@ class RoundTripTest {
         assertThat(cost(() -> store.ranges().acquire("invoices", 10))).containsExactly(2, 2, 1);
     }
 
+    /**
+     * This store writes the key, {@code other} writes it, and this store's next acquire loses one
+     * race to that write (then reads and lands): 30 values used.
+     */
+    private void loseOnceTo(Store other) {
+        store.ranges().acquire("orders", 10);
+        other.ranges().acquire("orders", 10);
+        store.ranges().acquire("orders", 10);
+    }
+
     @Test
     @DisplayName(
             "a key another process writes in between is read before the write: 2 round trips, 2"
                     + " requests, as a read and a compare-and-set, with no failed write")
     void keyWrittenInBetween() {
         try (Store other = fixture.openStore()) {
-            store.ranges().acquire("orders", 10);
-            other.ranges().acquire("orders", 10);
-            store.ranges().acquire("orders", 10); // loses once: the key is written in between
+            loseOnceTo(other);
             other.ranges().acquire("orders", 10);
             Range[] got = new Range[1];
             long[] cost = cost(() -> got[0] = store.ranges().acquire("orders", 10));
@@ -169,9 +177,7 @@ class RoundTripTest {
                     + " reading first: 1 round trip")
     void keyLeftAlone() {
         try (Store other = fixture.openStore()) {
-            store.ranges().acquire("orders", 10);
-            other.ranges().acquire("orders", 10);
-            store.ranges().acquire("orders", 10); // loses once: the key is written in between
+            loseOnceTo(other);
             store.ranges().acquire("orders", 10); // reads first and finds its own write
             assertThat(cost(() -> store.ranges().acquire("orders", 10)))
                     .as(
@@ -187,9 +193,7 @@ class RoundTripTest {
                     + " key and its line rides behind the write in one multi")
     void lostRaceOnHotKey() {
         try (Store other = fixture.openStore()) {
-            store.ranges().acquire("orders", 10);
-            other.ranges().acquire("orders", 10);
-            store.ranges().acquire("orders", 10); // loses once: the key is now hot
+            loseOnceTo(other); // the key is now hot
             store.ranges().acquire("orders", 10); // reads first and finds its own write
             other.ranges().acquire("orders", 10);
             Range[] got = new Range[1];
