@@ -197,14 +197,7 @@ final class CosIdSegments {
                 t.join();
             }
             long requests = counters.since(before);
-            if (!failures.isEmpty()) {
-                throw new IllegalStateException(
-                        kind.label + " bursts of " + processes + " failed: " + failures.get(0),
-                        failures.get(0));
-            }
-            RangeChecks checks = new RangeChecks();
-            recorders.forEach(r -> checks.addAll(r.segments()));
-            checks.requireDisjoint(kind.label + ", bursts of " + processes);
+            requireClean(kind.label + ", bursts of " + processes, failures, recorders);
             List<Double> spans = new ArrayList<>();
             for (int r = 0; r < rounds; r++) {
                 long last = 0;
@@ -300,15 +293,22 @@ final class CosIdSegments {
         for (Thread t : threads) {
             t.join();
         }
+        requireClean(kind.label + ", " + processes + " processes", failures, recorders);
+        return new Run(ids.sum() / seconds, calls, segmentIds, requests);
+    }
+
+    /**
+     * Fails the measurement {@code what} if any generator or process failed, or if any two segments
+     * handed out overlap.
+     */
+    private static void requireClean(
+            String what, List<Throwable> failures, List<RecordingSegmentDistributor> recorders) {
         if (!failures.isEmpty()) {
-            throw new IllegalStateException(
-                    kind.label + " with " + processes + " processes failed: " + failures.get(0),
-                    failures.get(0));
+            throw new IllegalStateException(what + " failed: " + failures.get(0), failures.get(0));
         }
         RangeChecks checks = new RangeChecks();
         recorders.forEach(r -> checks.addAll(r.segments()));
-        checks.requireDisjoint(kind.label + ", " + processes + " processes");
-        return new Run(ids.sum() / seconds, calls, segmentIds, requests);
+        checks.requireDisjoint(what);
     }
 
     /** The table of medians and the verdicts. */

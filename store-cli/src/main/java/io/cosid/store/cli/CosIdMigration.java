@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,20 +46,21 @@ final class CosIdMigration {
      */
     static List<String> moved(
             List<CosIdZooKeeperLayout.Counter> migrated, CosIdZooKeeperLayout after) {
+        Map<String, Long> now = new HashMap<>();
+        after.counters().forEach(a -> now.put(a.key(), a.value()));
         List<String> problems = new ArrayList<>();
         for (CosIdZooKeeperLayout.Counter c : migrated) {
-            for (CosIdZooKeeperLayout.Counter a : after.counters()) {
-                if (a.key().equals(c.key()) && a.value() != c.value()) {
-                    problems.add(
-                            "CosId's counter "
-                                    + c.key()
-                                    + " moved from "
-                                    + c.value()
-                                    + " to "
-                                    + a.value()
-                                    + " during the migration: a CosId instance still draws from"
-                                    + " it; stop it and run again");
-                }
+            Long value = now.get(c.key());
+            if (value != null && value != c.value()) {
+                problems.add(
+                        "CosId's counter "
+                                + c.key()
+                                + " moved from "
+                                + c.value()
+                                + " to "
+                                + value
+                                + " during the migration: a CosId instance still draws from it;"
+                                + " stop it and run again");
             }
         }
         return problems;

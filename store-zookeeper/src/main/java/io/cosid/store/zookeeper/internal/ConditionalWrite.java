@@ -153,17 +153,15 @@ final class ConditionalWrite {
      * costs the server one request.
      */
     private static List<Reply> readsBehind(List<NodeChange> changes, Reply read) {
-        List<Reply> reads = new ArrayList<>(changes.size());
         if (changes.size() == 1) {
-            reads.add(read.ok() ? read : null);
-        } else {
-            for (int i = 0; i < changes.size(); i++) {
-                Reply r =
-                        read.results() == null || read.results().size() != changes.size()
-                                ? null
-                                : Reply.ofRead(changes.get(i).path(), read.results().get(i));
-                reads.add(r != null && r.ok() ? r : null);
-            }
+            return Collections.singletonList(read.ok() ? read : null);
+        }
+        List<OpResult> results = read.results();
+        boolean answered = results != null && results.size() == changes.size();
+        List<Reply> reads = new ArrayList<>(changes.size());
+        for (int i = 0; i < changes.size(); i++) {
+            Reply r = answered ? Reply.ofRead(changes.get(i).path(), results.get(i)) : null;
+            reads.add(r != null && r.ok() ? r : null);
         }
         return Collections.unmodifiableList(reads);
     }

@@ -141,8 +141,9 @@ final class RangeKeyState {
     }
 
     /**
-     * Whether this store lost a race on the key in the last second: its writes then carry reads
-     * behind them, so that the next lost race costs no read of its own.
+     * Whether this store lost a race on the key in the last second: a write over the state it last
+     * saw (not read in the same acquire) then carries a read behind it, so that the next lost race
+     * costs no read of its own.
      */
     boolean hot() {
         return System.nanoTime() - lostAt < HOT_NANOS;

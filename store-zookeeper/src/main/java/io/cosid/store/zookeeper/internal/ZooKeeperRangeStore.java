@@ -160,15 +160,10 @@ final class ZooKeeperRangeStore implements RangeStore {
                 return size == 0 ? null : writeInLine(key, size, demand, deadline);
             }
             Seen known = key.seen();
-            Seen current = known == null || (!readNow && key.othersWrite()) ? null : known;
-            if (current == null) {
-                current = read(deadline, key);
-                readNow = true;
-                if (known != null) {
-                    key.othersWrite(current == null || current.version() != known.version());
-                }
-            }
-            Seen over = current;
+            boolean blind = !readNow && known != null && !key.othersWrite();
+            Seen over =
+                    blind || (readNow && known != null) ? known : readFirst(deadline, key, known);
+            readNow = !blind;
             long size = demand.settle();
             if (size == 0) {
                 return null; // every caller it wrote for gave up: nothing is written
@@ -176,7 +171,6 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (key.lineSeen().writers() > 0) {
                 return writeInLine(key, size, demand, deadline);
             }
-            boolean blind = !readNow;
             RangeState next = after(key, stateOf(over), size);
             long started = System.nanoTime();
             WriteOutcome outcome =
@@ -220,6 +214,18 @@ final class ZooKeeperRangeStore implements RangeStore {
             }
         }
         throw deadline.expired(null);
+    }
+
+    /**
+     * Reads the key before a write, and records whether it moved since this store saw it as {@code
+     * known} (null: nothing to compare).
+     */
+    private Seen readFirst(Deadline deadline, RangeKeyState key, @Nullable Seen known) {
+        Seen current = read(deadline, key);
+        if (known != null) {
+            key.othersWrite(current == null || current.version() != known.version());
+        }
+        return current;
     }
 
     /**
