@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -36,8 +37,15 @@ import org.jspecify.annotations.Nullable;
  * @param type the backend, as a {@link StoreProvider#type()} names it
  * @param timeout the budget of each store operation as a whole, retries included
  * @param options the backend's options, flat dotted keys to text values; unmodifiable
+ * @param observer what the store reports to ({@link StoreObserver}); {@link StoreObserver#NONE}
+ *     unless set with {@link #withObserver}
  */
-public record StoreConfig(String name, String type, Duration timeout, Map<String, String> options) {
+public record StoreConfig(
+        String name,
+        String type,
+        Duration timeout,
+        Map<String, String> options,
+        StoreObserver observer) {
 
     /** The timeout of a store whose configuration names none. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(3);
@@ -56,6 +64,7 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
      * @param type as described for the record
      * @param timeout as described for the record
      * @param options as described for the record
+     * @param observer as described for the record; null stands for {@link StoreObserver#NONE}
      * @throws IllegalArgumentException if the name, type or timeout breaks its rule
      */
     public StoreConfig {
@@ -83,6 +92,20 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
                             + (timeout == null ? null : formatDuration(timeout)));
         }
         options = Collections.unmodifiableMap(new TreeMap<>(options == null ? Map.of() : options));
+        observer = observer == null ? StoreObserver.NONE : observer;
+    }
+
+    /**
+     * A configuration that reports to no observer.
+     *
+     * @param name the store's name
+     * @param type the backend's type
+     * @param timeout the budget of each operation
+     * @param options the backend's options
+     * @throws IllegalArgumentException if the name, type or timeout breaks its rule
+     */
+    public StoreConfig(String name, String type, Duration timeout, Map<String, String> options) {
+        this(name, type, timeout, options, StoreObserver.NONE);
     }
 
     /**
@@ -103,7 +126,19 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
      * @return a new configuration
      */
     public StoreConfig withTimeout(Duration newTimeout) {
-        return new StoreConfig(name, type, newTimeout, options);
+        return new StoreConfig(name, type, newTimeout, options, observer);
+    }
+
+    /**
+     * This configuration reporting to {@code newObserver} (in place of any observer set before;
+     * {@link StoreObserver#all} combines several).
+     *
+     * @param newObserver the observer
+     * @return a new configuration
+     */
+    public StoreConfig withObserver(StoreObserver newObserver) {
+        return new StoreConfig(
+                name, type, timeout, options, Objects.requireNonNull(newObserver, "observer"));
     }
 
     /**
@@ -116,7 +151,7 @@ public record StoreConfig(String name, String type, Duration timeout, Map<String
     public StoreConfig withOption(String key, String value) {
         Map<String, String> copy = new LinkedHashMap<>(options);
         copy.put(key, value);
-        return new StoreConfig(name, type, timeout, copy);
+        return new StoreConfig(name, type, timeout, copy, observer);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.cosid.store.Namespace;
 import io.cosid.store.RangeState;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.spi.ObservedStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -75,6 +76,17 @@ public final class InMemoryBackend {
      */
     public Store open(String name, Duration timeout) {
         return new InMemoryStore(this, name, timeout);
+    }
+
+    /**
+     * Opens a store on this backend with a configuration's name, timeout and observer (its type and
+     * options are the provider's to check).
+     *
+     * @param config the store's configuration
+     * @return a new store that reports to {@code config.observer()}; close it when done
+     */
+    public Store open(StoreConfig config) {
+        return ObservedStore.observe(open(config.name(), config.timeout()), config.observer());
     }
 
     /**

@@ -35,6 +35,6 @@ public final class InMemoryStoreProvider implements StoreProvider {
                 shared == null
                         ? InMemoryBackend.create()
                         : SHARED.computeIfAbsent(shared, n -> InMemoryBackend.create());
-        return backend.open(config.name(), config.timeout());
+        return backend.open(config);
     }
 }

@@ -2,6 +2,8 @@ package io.cosid.store.inmemory;
 
 import io.cosid.store.RangeState;
 import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreObserver;
 import io.cosid.store.tck.ManualClock;
 import io.cosid.store.tck.StoreFixture;
 import io.cosid.store.tck.Tampering;
@@ -22,6 +24,16 @@ final class InMemoryFixture implements StoreFixture, Tampering {
         Store store = backend.open();
         opened.add(store);
         return store;
+    }
+
+    @Override
+    public synchronized Optional<Store> openObservedStore(StoreObserver observer) {
+        Store store =
+                backend.open(
+                        StoreConfig.of("in-memory", InMemoryStoreProvider.TYPE)
+                                .withObserver(observer));
+        opened.add(store);
+        return Optional.of(store);
     }
 
     @Override

@@ -62,6 +62,16 @@ public abstract class StoreCompatibilityKit {
         }
     }
 
+    /** {@link ObservationContract} on this kit's backend. */
+    @Nested
+    @DisplayName("observation")
+    class Observation extends ObservationContract {
+        @Override
+        protected StoreFixture createFixture() {
+            return StoreCompatibilityKit.this.createFixture();
+        }
+    }
+
     /** {@link BadInputContract} on this kit's backend. */
     @Nested
     @DisplayName("bad input and corrupt state")

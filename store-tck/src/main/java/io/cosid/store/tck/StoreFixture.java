@@ -1,6 +1,7 @@
 package io.cosid.store.tck;
 
 import io.cosid.store.Store;
+import io.cosid.store.StoreObserver;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -18,6 +19,18 @@ public interface StoreFixture extends AutoCloseable {
      * @return an open store
      */
     Store openStore();
+
+    /**
+     * Opens a new store instance, as {@link #openStore()} does, whose configuration reports to
+     * {@code observer} ({@link io.cosid.store.StoreConfig#withObserver}), when the backend can be
+     * opened so.
+     *
+     * @param observer the observer
+     * @return the store, closed with the fixture; empty when the fixture cannot attach an observer
+     */
+    default Optional<Store> openObservedStore(StoreObserver observer) {
+        return Optional.empty();
+    }
 
     /**
      * The store's clock now (for ZooKeeper, the mtime of a fresh write).

@@ -2,6 +2,7 @@ package io.cosid.store.zookeeper;
 
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreObserver;
 import io.cosid.store.tck.StoreFixture;
 import io.cosid.store.tck.Tampering;
 import io.cosid.store.zookeeper.harness.TlsMaterial;
@@ -132,6 +133,13 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
         c.setProperty("zookeeper.ssl.trustStore.password", o.get("tls.trustStore.password"));
         c.setProperty("zookeeper.ssl.trustStore.type", "PKCS12");
         return c;
+    }
+
+    @Override
+    public synchronized Optional<Store> openObservedStore(StoreObserver observer) {
+        Store store = ZooKeeperStores.open(config().withObserver(observer));
+        opened.add(store);
+        return Optional.of(store);
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.StoreObserver.FailedWriteEvent.Reason;
+import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.StoreUnavailableException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
@@ -27,6 +30,7 @@ final class ConditionalWrite {
     private final Failures failures;
     private final NodePaths paths;
     private final ConnectionRetry retry;
+    private final Observations observations;
 
     @Inject
     ConditionalWrite(
@@ -34,7 +38,9 @@ final class ConditionalWrite {
             Reads reads,
             Failures failures,
             NodePaths paths,
-            ConnectionRetry retry) {
+            ConnectionRetry retry,
+            Observations observations) {
+        this.observations = observations;
         this.roundTrips = roundTrips;
         this.reads = reads;
         this.failures = failures;
@@ -43,7 +49,7 @@ final class ConditionalWrite {
     }
 
     /**
-     * Sends the changes like {@link #send(Deadline, String, boolean, List)} and, when the reply is
+     * Sends the changes like {@link #send(Deadline, String, NodeChange...)} and, when the reply is
      * lost, sends the very same request again once connected, until one gets an answer or the
      * budget or the retries end.
      *
@@ -66,23 +72,42 @@ final class ConditionalWrite {
             boolean readBehind,
             List<NodeChange> changes,
             Runnable beforeCopy) {
-        WriteOutcome outcome = send(deadline, location, readBehind, changes);
+        WriteOutcome outcome = sendOnce(deadline, location, readBehind, changes);
         if (outcome.kind() != WriteOutcome.Kind.UNKNOWN
                 || changes.stream().noneMatch(NodeChange::landsOnce)) {
-            return outcome;
+            return reported(deadline, outcome);
         }
         Reply lost = Reply.of(Code.CONNECTIONLOSS, changes.get(0).path());
         for (int attempt = 0; ; attempt++) {
-            retry.awaitReconnect(deadline, attempt, lost);
-            beforeCopy.run();
-            WriteOutcome again = send(deadline, location, false, changes);
+            WriteOutcome again;
+            try {
+                retry.awaitReconnect(deadline, attempt, lost);
+                beforeCopy.run();
+                again = sendOnce(deadline, location, false, changes);
+            } catch (StoreTimeoutException | StoreUnavailableException e) {
+                // out of time or retries with no copy answered: the outcome stays unknown
+                observations.failedWrite(deadline, Reason.OUTCOME_UNKNOWN);
+                throw e;
+            }
             if (again.landed()) {
                 return again;
             }
             if (again.kind() != WriteOutcome.Kind.UNKNOWN) {
-                return WriteOutcome.of(WriteOutcome.Kind.UNKNOWN);
+                return reported(deadline, WriteOutcome.of(WriteOutcome.Kind.UNKNOWN));
             }
         }
+    }
+
+    /** Reports a write that did not land to the store's observer ({@link Observations}). */
+    private WriteOutcome reported(Deadline deadline, WriteOutcome outcome) {
+        switch (outcome.kind()) {
+            case LOST_RACE -> observations.failedWrite(deadline, Reason.LOST_RACE);
+            case UNKNOWN -> observations.failedWrite(deadline, Reason.OUTCOME_UNKNOWN);
+            case LANDED, PARENT_MISSING, NODE_GONE -> {
+                // landed, or a node to create or read first: not a race and not a gap
+            }
+        }
+        return outcome;
     }
 
     /**
@@ -91,7 +116,7 @@ final class ConditionalWrite {
      * @param location what is written, for messages (e.g. "range key 'k' (/cosid/range/k)")
      */
     WriteOutcome send(Deadline deadline, String location, NodeChange... changes) {
-        return send(deadline, location, false, List.of(changes));
+        return reported(deadline, sendOnce(deadline, location, false, List.of(changes)));
     }
 
     /**
@@ -99,10 +124,10 @@ final class ConditionalWrite {
      * the winner's state ({@link WriteOutcome#behind()}), at no extra round trip.
      */
     WriteOutcome sendWithReadBehind(Deadline deadline, String location, NodeChange change) {
-        return send(deadline, location, true, List.of(change));
+        return reported(deadline, sendOnce(deadline, location, true, List.of(change)));
     }
 
-    private WriteOutcome send(
+    private WriteOutcome sendOnce(
             Deadline deadline, String location, boolean readBehind, List<NodeChange> changes) {
         List<Op> ops = new ArrayList<>();
         changes.forEach(c -> ops.addAll(c.ops(paths)));

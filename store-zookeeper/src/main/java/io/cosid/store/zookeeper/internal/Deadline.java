@@ -1,7 +1,9 @@
 package io.cosid.store.zookeeper.internal;
 
+import io.cosid.store.StoreObserver;
 import io.cosid.store.StoreTimeoutException;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one time budget of a store operation, retries included (docs/contract.md, "Common rules").
@@ -9,21 +11,34 @@ import java.time.Duration;
 final class Deadline {
 
     private final String operation;
+    private final StoreObserver.@Nullable Operation kind;
     private final Duration timeout;
     private final long endNanos;
 
-    private Deadline(String operation, Duration timeout) {
+    private Deadline(String operation, StoreObserver.@Nullable Operation kind, Duration timeout) {
         this.operation = operation;
+        this.kind = kind;
         this.timeout = timeout;
         this.endNanos = System.nanoTime() + timeout.toNanos();
     }
 
+    /** The budget of an operation no observer hears of (opening the store, settling later). */
     static Deadline start(String operation, Duration timeout) {
-        return new Deadline(operation, timeout);
+        return new Deadline(operation, null, timeout);
+    }
+
+    /** The budget of one call of the store, {@code kind} as its observer knows it. */
+    static Deadline start(StoreObserver.Operation kind, String operation, Duration timeout) {
+        return new Deadline(operation, kind, timeout);
     }
 
     String operation() {
         return operation;
+    }
+
+    /** The store operation this budget is for; null when it is none of the store's calls. */
+    StoreObserver.@Nullable Operation kind() {
+        return kind;
     }
 
     long remainingNanos() {

@@ -1,6 +1,7 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreObserver;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
@@ -22,13 +23,23 @@ final class StoreLifecycle {
         this.timeout = config.timeout();
     }
 
-    /** Starts an operation's budget; refuses after close. */
+    /** Starts the budget of something the store does on its own; refuses after close. */
     Deadline start(String operation) {
+        requireOpen(operation);
+        return Deadline.start(operation, timeout);
+    }
+
+    /** Starts the budget of one call of the store; refuses after close. */
+    Deadline start(StoreObserver.Operation kind, String operation) {
+        requireOpen(operation);
+        return Deadline.start(kind, operation, timeout);
+    }
+
+    private void requireOpen(String operation) {
         if (closed) {
             throw new IllegalStateException(
                     "store '" + storeName + "' is closed; cannot " + operation);
         }
-        return Deadline.start(operation, timeout);
     }
 
     /** The budget of one operation. */

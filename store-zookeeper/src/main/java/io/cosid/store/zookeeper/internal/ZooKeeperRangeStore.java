@@ -11,6 +11,7 @@ import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.StoreException;
+import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.spi.OperationNames;
 import io.cosid.store.zookeeper.internal.RangeKeyState.LineSeen;
 import io.cosid.store.zookeeper.internal.RangeKeyState.Seen;
@@ -126,7 +127,8 @@ final class ZooKeeperRangeStore implements RangeStore {
     public Range acquire(String key, long size) {
         requireKey(key);
         requireSize(size);
-        Deadline deadline = lifecycle.start(OperationNames.rangeAcquire(key));
+        Deadline deadline =
+                lifecycle.start(Operation.RANGE_ACQUIRE, OperationNames.rangeAcquire(key));
         parentAcls.checkRangeKey(deadline, key);
         return key(key).coalescer().acquire(size, deadline);
     }
@@ -667,7 +669,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     @Override
     public Optional<RangeState> peek(String key) {
         requireKey(key);
-        Deadline deadline = lifecycle.start(OperationNames.rangePeek(key));
+        Deadline deadline = lifecycle.start(Operation.RANGE_PEEK, OperationNames.rangePeek(key));
         return Optional.ofNullable(read(deadline, key(key))).map(Seen::state);
     }
 
@@ -675,7 +677,8 @@ final class ZooKeeperRangeStore implements RangeStore {
     public long advance(String key, long atLeast) {
         requireKey(key);
         requireAtLeast(atLeast);
-        Deadline deadline = lifecycle.start(OperationNames.rangeAdvance(key));
+        Deadline deadline =
+                lifecycle.start(Operation.RANGE_ADVANCE, OperationNames.rangeAdvance(key));
         parentAcls.checkRangeKey(deadline, key);
         RangeKeyState state = key(key);
         while (deadline.hasTimeLeft()) {
@@ -705,7 +708,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     @Override
     public long seal(String key) {
         requireKey(key);
-        Deadline deadline = lifecycle.start(OperationNames.rangeSeal(key));
+        Deadline deadline = lifecycle.start(Operation.RANGE_SEAL, OperationNames.rangeSeal(key));
         parentAcls.checkRangeKey(deadline, key);
         RangeKeyState state = key(key);
         while (deadline.hasTimeLeft()) {
@@ -729,7 +732,7 @@ final class ZooKeeperRangeStore implements RangeStore {
 
     @Override
     public SortedMap<String, RangeState> list() {
-        Deadline deadline = lifecycle.start(OperationNames.rangeList());
+        Deadline deadline = lifecycle.start(Operation.RANGE_LIST, OperationNames.rangeList());
         SortedMap<String, RangeState> all = new TreeMap<>();
         List<String> level = List.of(paths.rangeRoot());
         while (!level.isEmpty()) {

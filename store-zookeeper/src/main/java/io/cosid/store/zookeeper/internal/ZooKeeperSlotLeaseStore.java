@@ -22,6 +22,7 @@ import io.cosid.store.SlotView;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.StoreException;
+import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.spi.NamespaceRules;
@@ -159,7 +160,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireLimit(limit);
         requireTolerance(tolerance);
         Namespace requested = new Namespace(namespace, limit, tolerance);
-        Deadline deadline = lifecycle.start(OperationNames.define(namespace));
+        Deadline deadline =
+                lifecycle.start(Operation.NAMESPACE_DEFINE, OperationNames.define(namespace));
         parentAcls.checkNamespace(deadline, namespace);
         String path = paths.namespace(namespace);
         String location = "namespace '" + namespace + "' (" + path + ")";
@@ -259,7 +261,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public Optional<Namespace> namespace(String namespace) {
         requireNamespace(namespace);
-        Deadline deadline = lifecycle.start(OperationNames.readNamespace(namespace));
+        Deadline deadline =
+                lifecycle.start(Operation.NAMESPACE_GET, OperationNames.readNamespace(namespace));
         String path = paths.namespace(namespace);
         Reply r = reads.one(deadline, h -> Requests.getData(h, path));
         if (r.is(Code.NONODE)) {
@@ -273,7 +276,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
 
     @Override
     public List<Namespace> namespaces() {
-        Deadline deadline = lifecycle.start(OperationNames.listNamespaces());
+        Deadline deadline =
+                lifecycle.start(Operation.NAMESPACE_LIST, OperationNames.listNamespaces());
         Reply children = reads.one(deadline, h -> Requests.getChildren(h, paths.slotRoot()));
         if (children.is(Code.NONODE)) {
             return List.of();
@@ -316,7 +320,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(ns);
         requireOwnerKey(ownerKey);
         requireTtl(ttl);
-        Deadline deadline = lifecycle.start(OperationNames.acquire(ns, ownerKey));
+        Deadline deadline =
+                lifecycle.start(Operation.SLOT_ACQUIRE, OperationNames.acquire(ns, ownerKey));
         // a preferred slot outside the namespace is refused before anything is written (its clock
         // included)
         preferred.ifPresent(slot -> requireSlot(slot, namespaceWith(deadline, ns, slot)));
@@ -866,7 +871,10 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public SlotLease renew(SlotLease lease) {
         requireLease(lease);
-        Deadline deadline = lifecycle.start(OperationNames.renew(lease.namespace(), lease.slot()));
+        Deadline deadline =
+                lifecycle.start(
+                        Operation.SLOT_RENEW,
+                        OperationNames.renew(lease.namespace(), lease.slot()));
         Seen mine =
                 changeTerm(
                         deadline,
@@ -899,7 +907,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
      */
     private Instant endTerm(SlotLease lease, long stampedBefore) {
         String operation = OperationNames.release(lease.namespace(), lease.slot());
-        Deadline deadline = lifecycle.start(operation);
+        Deadline deadline = lifecycle.start(Operation.SLOT_RELEASE, operation);
         try {
             return endTerm(deadline, lease, stampedBefore);
         } catch (StoreTimeoutException | StoreUnavailableException e) {
@@ -1057,7 +1065,9 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
         requireNamespace(namespace);
         requireFence(fenceAtLeast);
         requireInstant("floorAtLeast", floorAtLeast);
-        Deadline deadline = lifecycle.start(OperationNames.slotAdvance(namespace, slot));
+        Deadline deadline =
+                lifecycle.start(
+                        Operation.SLOT_ADVANCE, OperationNames.slotAdvance(namespace, slot));
         requireSlot(slot, namespaceWith(deadline, namespace, slot));
         String path = paths.slot(namespace, slot);
         // values already reached are decided on a read, so that a no-op writes nothing (its clock
@@ -1119,7 +1129,8 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
     @Override
     public NamespaceSnapshot inspect(String namespace) {
         requireNamespace(namespace);
-        Deadline deadline = lifecycle.start(OperationNames.inspect(namespace));
+        Deadline deadline =
+                lifecycle.start(Operation.SLOT_INSPECT, OperationNames.inspect(namespace));
         // one round trip: clock, namespace and its children together
         Start start =
                 start(

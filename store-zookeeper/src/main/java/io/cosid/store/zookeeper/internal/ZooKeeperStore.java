@@ -6,6 +6,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
+import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.spi.OperationNames;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -25,6 +26,7 @@ final class ZooKeeperStore implements Store {
     private final RoundTrips roundTrips;
     private final NodePaths paths;
     private final Settlements settlements;
+    private final ConnectionReports connectionReports;
 
     @Inject
     ZooKeeperStore(
@@ -36,7 +38,9 @@ final class ZooKeeperStore implements Store {
             ClientOwnership ownership,
             RoundTrips roundTrips,
             NodePaths paths,
-            Settlements settlements) {
+            Settlements settlements,
+            ConnectionReports connectionReports) {
+        this.connectionReports = connectionReports;
         this.config = config;
         this.lifecycle = lifecycle;
         this.ranges = ranges;
@@ -77,7 +81,7 @@ final class ZooKeeperStore implements Store {
     public Optional<StoreAdmin> admin() {
         return Optional.of(
                 () -> {
-                    lifecycle.start(OperationNames.purge(config.name()));
+                    lifecycle.start(Operation.PURGE, OperationNames.purge(config.name()));
                     try {
                         // the raw client: the root is an absolute path that already includes any
                         // Curator namespace
@@ -99,6 +103,7 @@ final class ZooKeeperStore implements Store {
     @Override
     public void close() {
         if (lifecycle.close()) {
+            connectionReports.stop();
             settlements
                     .finish(); // timed-out acquires and releases still being settled, at most one
             // budget

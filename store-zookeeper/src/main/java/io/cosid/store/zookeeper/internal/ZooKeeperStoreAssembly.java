@@ -3,6 +3,7 @@ package io.cosid.store.zookeeper.internal;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.spi.ObservedStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -154,7 +155,8 @@ public final class ZooKeeperStoreAssembly {
             store.close();
             throw e;
         }
-        return store;
+        component.connectionReports().start();
+        return ObservedStore.observe(store, component.config().observer());
     }
 
     /**

@@ -21,6 +21,10 @@ interface ZooKeeperStoreComponent {
 
     OpenChecks openChecks();
 
+    ConnectionReports connectionReports();
+
+    StoreConfig config();
+
     @Component.Factory
     interface Factory {
         ZooKeeperStoreComponent create(

@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreObserver;
+import io.cosid.store.StoreObserver.FailedWriteEvent;
+import io.cosid.store.StoreObserver.FailedWriteEvent.Reason;
+import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.zookeeper.harness.InProcessServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -29,6 +35,7 @@ class ConditionalWriteTest {
     private static InProcessServer server;
     private static CuratorFramework client;
     private static ConditionalWrite write;
+    private static final List<FailedWriteEvent> FAILED = new CopyOnWriteArrayList<>();
     private String root;
 
     @BeforeAll
@@ -43,7 +50,22 @@ class ConditionalWriteTest {
         Failures failures = new Failures(options);
         ConnectionRetry retry = new ConnectionRetry(client, options);
         Reads reads = new Reads(roundTrips, retry);
-        write = new ConditionalWrite(roundTrips, reads, failures, new NodePaths("/writes"), retry);
+        StoreObserver observer =
+                new StoreObserver() {
+                    @Override
+                    public void failedWrite(FailedWriteEvent event) {
+                        FAILED.add(event);
+                    }
+                };
+        write =
+                new ConditionalWrite(
+                        roundTrips,
+                        reads,
+                        failures,
+                        new NodePaths("/writes"),
+                        retry,
+                        new Observations(
+                                StoreConfig.of("writes", "zookeeper").withObserver(observer)));
     }
 
     @AfterAll
@@ -55,6 +77,7 @@ class ConditionalWriteTest {
     @BeforeEach
     void newRoot() throws Exception {
         root = "/writes/t-" + System.nanoTime();
+        FAILED.clear();
         client.create().creatingParentsIfNeeded().forPath(root);
     }
 
@@ -129,6 +152,32 @@ class ConditionalWriteTest {
         assertThat(new String(outcome.behind().data(), StandardCharsets.US_ASCII))
                 .isEqualTo("winner");
         assertThat(outcome.behind().stat().getVersion()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a lost race is reported once to the observer, with the operation it was part of")
+    void lostRaceReported() throws Exception {
+        client.create().forPath(root + "/n", bytes("1"));
+        client.setData().forPath(root + "/n", bytes("other"));
+        write.send(
+                Deadline.start(Operation.RANGE_ADVANCE, "a test advance", Duration.ofSeconds(20)),
+                "n",
+                NodeChange.replace(root + "/n", 0, bytes("1"), bytes("2")));
+        assertThat(FAILED)
+                .containsExactly(
+                        new FailedWriteEvent(
+                                "writes", "zookeeper", Operation.RANGE_ADVANCE, Reason.LOST_RACE));
+    }
+
+    @Test
+    @DisplayName("a write that lands, or one outside any store call, reports nothing")
+    void landedOrUnownedNotReported() throws Exception {
+        write.send(
+                Deadline.start(Operation.RANGE_ACQUIRE, "a test acquire", Duration.ofSeconds(20)),
+                "n",
+                NodeChange.create(root + "/n", bytes("1")));
+        write.send(deadline(), "n", NodeChange.create(root + "/n", bytes("again")));
+        assertThat(FAILED).isEmpty();
     }
 
     @Test

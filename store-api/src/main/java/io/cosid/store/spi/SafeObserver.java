@@ -1,0 +1,83 @@
+package io.cosid.store.spi;
+
+import io.cosid.store.StoreObserver;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An observer's events passed on so that a failing observer never fails a store operation: what it
+ * throws is logged (the first time as a warning, later at debug level) and otherwise ignored, as
+ * {@link StoreObserver} promises.
+ */
+public final class SafeObserver implements StoreObserver {
+
+    private static final System.Logger LOG = System.getLogger(SafeObserver.class.getName());
+
+    private final StoreObserver observer;
+    private final AtomicBoolean warned = new AtomicBoolean();
+
+    private SafeObserver(StoreObserver observer) {
+        this.observer = observer;
+    }
+
+    /**
+     * {@code observer}, guarded.
+     *
+     * @param observer the observer
+     * @return a guarded observer ({@code observer} itself when it is {@link StoreObserver#NONE} or
+     *     already guarded)
+     */
+    public static StoreObserver of(StoreObserver observer) {
+        return observer == NONE || observer instanceof SafeObserver
+                ? observer
+                : new SafeObserver(observer);
+    }
+
+    @Override
+    public void operation(OperationEvent event) {
+        try {
+            observer.operation(event);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void failedWrite(FailedWriteEvent event) {
+        try {
+            observer.failedWrite(event);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void connection(ConnectionEvent event) {
+        try {
+            observer.connection(event);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void lease(LeaseEvent event) {
+        try {
+            observer.lease(event);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    private void failed(RuntimeException e) {
+        System.Logger.Level level =
+                warned.compareAndSet(false, true)
+                        ? System.Logger.Level.WARNING
+                        : System.Logger.Level.DEBUG;
+        LOG.log(level, "store observer " + observer + " failed; the store carries on", e);
+    }
+
+    @Override
+    public String toString() {
+        return observer.toString();
+    }
+}

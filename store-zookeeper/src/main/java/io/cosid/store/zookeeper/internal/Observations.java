@@ -1,0 +1,48 @@
+package io.cosid.store.zookeeper.internal;
+
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreObserver;
+import io.cosid.store.StoreObserver.ConnectionEvent;
+import io.cosid.store.StoreObserver.FailedWriteEvent;
+import io.cosid.store.spi.SafeObserver;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+/**
+ * What only this backend knows, reported to the store's {@link StoreObserver}: conditional writes
+ * that did not land ({@link ConditionalWrite}) and the client's connection states ({@link
+ * ConnectionReports}). Operations themselves are reported around the store ({@link
+ * io.cosid.store.spi.ObservedStore}).
+ */
+@Singleton
+final class Observations {
+
+    private final String store;
+    private final StoreObserver observer;
+
+    @Inject
+    Observations(StoreConfig config) {
+        this.store = config.name();
+        this.observer = SafeObserver.of(config.observer());
+    }
+
+    /** Whether anyone listens. */
+    boolean observed() {
+        return observer != StoreObserver.NONE;
+    }
+
+    /** A conditional write of the operation {@code deadline} budgets did not land. */
+    void failedWrite(Deadline deadline, FailedWriteEvent.Reason reason) {
+        StoreObserver.Operation operation = deadline.kind();
+        if (operation != null && observer != StoreObserver.NONE) {
+            observer.failedWrite(
+                    new FailedWriteEvent(store, ZooKeeperStoreAssembly.TYPE, operation, reason));
+        }
+    }
+
+    /** The client's connection changed state. */
+    void connection(ConnectionEvent.State state, boolean newSession) {
+        observer.connection(
+                new ConnectionEvent(store, ZooKeeperStoreAssembly.TYPE, state, newSession));
+    }
+}
