@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Learns what a store did, for metrics, logs and health checks: every operation once, with its
@@ -29,6 +30,22 @@ public interface StoreObserver {
 
     /** An observer that ignores everything: the default of every store. */
     StoreObserver NONE = new StoreObserver() {};
+
+    /**
+     * A store that reports to this observer opened (before its first operation).
+     *
+     * @param store the store's name
+     * @param type the store's backend type
+     */
+    default void opened(String store, String type) {}
+
+    /**
+     * That store closed (once, however often {@link Store#close()} was called).
+     *
+     * @param store the store's name
+     * @param type the store's backend type
+     */
+    default void closed(String store, String type) {}
 
     /**
      * An operation ended, successfully or not. Called exactly once per call of a {@link RangeStore}
@@ -84,6 +101,16 @@ public interface StoreObserver {
         }
         List<StoreObserver> all = List.copyOf(list);
         return new StoreObserver() {
+            @Override
+            public void opened(String store, String type) {
+                all.forEach(o -> o.opened(store, type));
+            }
+
+            @Override
+            public void closed(String store, String type) {
+                all.forEach(o -> o.closed(store, type));
+            }
+
             @Override
             public void operation(OperationEvent event) {
                 all.forEach(o -> o.operation(event));
@@ -239,6 +266,7 @@ public interface StoreObserver {
      * @param duration from the call to its return
      * @param subject the range key or namespace it was about; empty for a list or a purge (never a
      *     metric tag)
+     * @param failure what the operation threw, for a log line; null on success
      */
     record OperationEvent(
             String store,
@@ -246,7 +274,8 @@ public interface StoreObserver {
             Operation operation,
             Outcome outcome,
             Duration duration,
-            String subject) {
+            String subject,
+            @Nullable Throwable failure) {
 
         /**
          * Checks the values.
@@ -257,6 +286,7 @@ public interface StoreObserver {
          * @param outcome as described for the record
          * @param duration as described for the record
          * @param subject as described for the record
+         * @param failure as described for the record
          */
         public OperationEvent {
             Objects.requireNonNull(store, "store");

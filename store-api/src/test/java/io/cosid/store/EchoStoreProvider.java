@@ -9,6 +9,9 @@ public class EchoStoreProvider implements StoreProvider {
 
     static volatile StoreConfig lastOpened;
 
+    /** Creates the provider; ServiceLoader calls this. */
+    public EchoStoreProvider() {}
+
     @Override
     public String type() {
         return "echo";

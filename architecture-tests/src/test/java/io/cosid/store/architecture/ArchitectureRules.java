@@ -32,6 +32,7 @@ final class ArchitectureRules {
     static final String IN_MEMORY = "io.cosid.store.inmemory..";
     static final String TCK = "io.cosid.store.tck..";
     static final String COSID = "io.cosid.store.cosid..";
+    static final String MICROMETER = "io.cosid.store.micrometer..";
     static final String INTERNAL = "..internal..";
 
     /** JSpecify's nullness annotations: they mark what may be null, and have no behaviour. */
@@ -98,6 +99,19 @@ final class ArchitectureRules {
                     .onlyDependOnClassesThat()
                     .resideInAnyPackage("java..", NULLNESS, API, COSID, "me.ahoo.cosid..")
                     .as("store-cosid depends only on store-api and CosId");
+
+    /**
+     * The Micrometer binding is written against the API and Micrometer, so that it measures every
+     * backend: never a backend, never ZooKeeper or Curator.
+     */
+    static final ArchRule MICROMETER_DEPENDS_ONLY_ON_THE_API_AND_MICROMETER =
+            classes()
+                    .that()
+                    .resideInAPackage(MICROMETER)
+                    .should()
+                    .onlyDependOnClassesThat()
+                    .resideInAnyPackage("java..", NULLNESS, API, MICROMETER, "io.micrometer.core..")
+                    .as("store-micrometer depends only on store-api and Micrometer");
 
     /** The TCK is written against the API and the test libraries, never against a backend. */
     static final ArchRule TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES =

@@ -52,6 +52,12 @@ class ArchitectureTest {
     }
 
     @Test
+    @DisplayName("store-micrometer depends only on store-api and Micrometer, never on a backend")
+    void micrometerOnApi() {
+        ArchitectureRules.MICROMETER_DEPENDS_ONLY_ON_THE_API_AND_MICROMETER.check(production);
+    }
+
+    @Test
     @DisplayName("store-tck depends only on store-api and the test libraries")
     void tckOnApi() {
         ArchitectureRules.TCK_DEPENDS_ONLY_ON_THE_API_AND_TEST_LIBRARIES.check(production);

@@ -50,6 +50,7 @@ class BomTest {
                         "cosid-store-inmemory",
                         "cosid-store-zookeeper",
                         "cosid-store-cosid",
+                        "cosid-store-micrometer",
                         "cosid-store-tck");
     }
 

@@ -9,6 +9,7 @@ import io.cosid.store.PlantedApiDependency;
 import io.cosid.store.PlantedCuratorLeak;
 import io.cosid.store.cosid.PlantedCosIdDependency;
 import io.cosid.store.inmemory.PlantedInMemoryDependency;
+import io.cosid.store.micrometer.PlantedMicrometerDependency;
 import io.cosid.store.planted.PlantedInternalUse;
 import io.cosid.store.planted.a.PlantedCycleA;
 import io.cosid.store.planted.b.PlantedCycleB;
@@ -58,6 +59,18 @@ class RulesCatchViolationsTest {
                                         planted(PlantedCosIdDependency.class)))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("PlantedCosIdDependency")
+                .hasMessageContaining("InMemoryStores");
+    }
+
+    @Test
+    @DisplayName("store-micrometer depending on a backend")
+    void micrometerDependency() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.MICROMETER_DEPENDS_ONLY_ON_THE_API_AND_MICROMETER
+                                        .check(planted(PlantedMicrometerDependency.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedMicrometerDependency")
                 .hasMessageContaining("InMemoryStores");
     }
 

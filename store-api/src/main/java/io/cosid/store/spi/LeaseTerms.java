@@ -34,18 +34,30 @@ final class LeaseTerms {
         sent.put(Term.of(lease), new long[] {sentNanos, lease.ttl().toNanos()});
     }
 
-    /** The term ended (renewed into a new one, released or lost). */
+    /** The term ended (released or lost). */
     void ended(SlotLease lease) {
         sent.remove(Term.of(lease));
     }
 
-    /** How long the term stays valid from {@code nowNanos}; zero when unknown or over. */
-    Duration validFor(SlotLease lease, long nowNanos) {
-        long[] t = sent.get(Term.of(lease));
-        if (t == null) {
-            return Duration.ZERO;
+    /**
+     * {@code old} was renewed into {@code renewed} by a request sent at {@code sentNanos}.
+     *
+     * @return how long {@code old} was still valid for when the renewal was sent; zero when unknown
+     *     or over
+     */
+    Duration renewed(SlotLease old, SlotLease renewed, long sentNanos) {
+        Term before = Term.of(old);
+        Term after = Term.of(renewed);
+        long[] now = {sentNanos, renewed.ttl().toNanos()};
+        long[] was = sent.put(after, now);
+        if (!after.equals(before)) {
+            was = sent.remove(before);
         }
-        long left = t[1] - (nowNanos - t[0]);
+        return was == null ? Duration.ZERO : left(was[0], was[1], sentNanos);
+    }
+
+    private static Duration left(long sentNanos, long ttlNanos, long nowNanos) {
+        long left = ttlNanos - (nowNanos - sentNanos);
         return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 }

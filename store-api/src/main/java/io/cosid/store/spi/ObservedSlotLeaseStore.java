@@ -1,5 +1,6 @@
 package io.cosid.store.spi;
 
+import io.cosid.store.LeaseGuard;
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.Namespace;
 import io.cosid.store.NamespaceSnapshot;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A slot lease store whose operations are reported ({@link ObservedStore}), and the leases of its
@@ -61,33 +63,24 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
         long sent = System.nanoTime();
         SlotLease lease = reporter.run(Operation.SLOT_ACQUIRE, namespace, acquire);
         terms.began(lease, sent);
-        report(
-                LeaseEvent.Kind.ACQUIRED,
-                lease,
-                terms.validFor(lease, System.nanoTime()),
-                Duration.ZERO);
+        report(LeaseEvent.Kind.ACQUIRED, lease, validFor(lease, sent), Duration.ZERO);
         return lease;
     }
 
     @Override
     public SlotLease renew(SlotLease lease) {
         long sent = System.nanoTime();
-        Duration margin = lease == null ? Duration.ZERO : terms.validFor(lease, sent);
-        SlotLease renewed =
-                lostIfSo(
-                        lease,
-                        () ->
-                                reporter.run(
-                                        Operation.SLOT_RENEW,
-                                        subject(lease),
-                                        () -> slots.renew(lease)));
-        terms.ended(lease);
-        terms.began(renewed, sent);
-        report(
-                LeaseEvent.Kind.RENEWED,
-                renewed,
-                terms.validFor(renewed, System.nanoTime()),
-                margin);
+        SlotLease renewed;
+        try {
+            renewed = slots.renew(lease);
+        } catch (RuntimeException | Error e) {
+            reporter.failed(Operation.SLOT_RENEW, subject(lease), sent, e);
+            lostIfSo(lease, e);
+            throw e;
+        }
+        long now = reporter.succeeded(Operation.SLOT_RENEW, lease.namespace(), sent);
+        Duration margin = terms.renewed(lease, renewed, sent);
+        report(LeaseEvent.Kind.RENEWED, renewed, validFor(renewed, sent, now), margin);
         return renewed;
     }
 
@@ -102,24 +95,26 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
     }
 
     private Instant released(SlotLease lease, Supplier<Instant> release) {
-        Instant end =
-                lostIfSo(
-                        lease, () -> reporter.run(Operation.SLOT_RELEASE, subject(lease), release));
+        long started = System.nanoTime();
+        Instant end;
+        try {
+            end = release.get();
+        } catch (RuntimeException | Error e) {
+            reporter.failed(Operation.SLOT_RELEASE, subject(lease), started, e);
+            lostIfSo(lease, e);
+            throw e;
+        }
+        reporter.succeeded(Operation.SLOT_RELEASE, lease.namespace(), started);
         terms.ended(lease);
         report(LeaseEvent.Kind.RELEASED, lease, Duration.ZERO, Duration.ZERO);
         return end;
     }
 
-    /** Runs a renew or release; a lease found lost is reported so. */
-    private <T> T lostIfSo(SlotLease lease, Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (LeaseLostException e) {
-            if (lease != null) {
-                terms.ended(lease);
-                report(LeaseEvent.Kind.LOST, lease, Duration.ZERO, Duration.ZERO);
-            }
-            throw e;
+    /** After a renew or release failed: a lease found no longer the caller's is reported lost. */
+    private void lostIfSo(@Nullable SlotLease lease, Throwable failure) {
+        if (failure instanceof LeaseLostException && lease != null) {
+            terms.ended(lease);
+            report(LeaseEvent.Kind.LOST, lease, Duration.ZERO, Duration.ZERO);
         }
     }
 
@@ -143,7 +138,17 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
                                 reporter.store(), reporter.type(), kind, lease, validFor, margin));
     }
 
-    private static String subject(SlotLease lease) {
+    /** {@link LeaseGuard}'s rule: the TTL counted from when the request was sent. */
+    private static Duration validFor(SlotLease lease, long sent) {
+        return validFor(lease, sent, System.nanoTime());
+    }
+
+    private static Duration validFor(SlotLease lease, long sent, long now) {
+        long left = lease.ttl().toNanos() - (now - sent);
+        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
+    private static String subject(@Nullable SlotLease lease) {
         return lease == null ? "" : lease.namespace();
     }
 }

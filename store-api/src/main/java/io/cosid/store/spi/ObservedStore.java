@@ -7,6 +7,7 @@ import io.cosid.store.StoreAdmin;
 import io.cosid.store.StoreObserver;
 import io.cosid.store.StoreObserver.Operation;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A store whose every operation is reported to its {@link StoreObserver} once, with its outcome and
@@ -20,6 +21,7 @@ public final class ObservedStore implements Store {
     private final ObservedRangeStore ranges;
     private final ObservedSlotLeaseStore slots;
     private final Reporter reporter;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private ObservedStore(Store store, StoreObserver observer) {
         this.store = store;
@@ -37,7 +39,22 @@ public final class ObservedStore implements Store {
      * @return the observed store
      */
     public static Store observe(Store store, StoreObserver observer) {
-        return observer == StoreObserver.NONE ? store : new ObservedStore(store, observer);
+        if (observer == StoreObserver.NONE) {
+            return store;
+        }
+        ObservedStore observed = new ObservedStore(store, observer);
+        observed.reporter.observer().opened(store.name(), store.type());
+        return observed;
+    }
+
+    /**
+     * The backend's own store inside {@code store}, for the backend's tests.
+     *
+     * @param store a store {@link #observe} returned, or any other
+     * @return the store it observes, or {@code store} itself when it observes none
+     */
+    public static Store unwrap(Store store) {
+        return store instanceof ObservedStore o ? o.store : store;
     }
 
     @Override
@@ -78,6 +95,9 @@ public final class ObservedStore implements Store {
     @Override
     public void close() {
         store.close();
+        if (closed.compareAndSet(false, true)) {
+            reporter.observer().closed(store.name(), store.type());
+        }
     }
 
     @Override

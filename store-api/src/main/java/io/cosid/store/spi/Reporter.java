@@ -6,6 +6,7 @@ import io.cosid.store.StoreObserver.OperationEvent;
 import io.cosid.store.StoreObserver.Outcome;
 import java.time.Duration;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /** Runs one operation and reports it once, with how it ended and how long it took. */
 final class Reporter {
@@ -39,21 +40,43 @@ final class Reporter {
         try {
             result = body.get();
         } catch (RuntimeException | Error e) {
-            report(operation, Outcome.of(e), started, subject);
+            failed(operation, subject, started, e);
             throw e;
         }
-        report(operation, Outcome.SUCCESS, started, subject);
+        succeeded(operation, subject, started);
         return result;
     }
 
-    private void report(Operation operation, Outcome outcome, long started, String subject) {
+    /**
+     * Reports {@code operation}, begun at {@code started} (System.nanoTime), as a success.
+     *
+     * @return when it ended (System.nanoTime)
+     */
+    long succeeded(Operation operation, String subject, long started) {
+        return report(operation, Outcome.SUCCESS, started, subject, null);
+    }
+
+    /** Reports {@code operation}, begun at {@code started}, as ended by {@code failure}. */
+    void failed(Operation operation, String subject, long started, Throwable failure) {
+        report(operation, Outcome.of(failure), started, subject, failure);
+    }
+
+    private long report(
+            Operation operation,
+            Outcome outcome,
+            long started,
+            String subject,
+            @Nullable Throwable failure) {
+        long ended = System.nanoTime();
         observer.operation(
                 new OperationEvent(
                         store,
                         type,
                         operation,
                         outcome,
-                        Duration.ofNanos(System.nanoTime() - started),
-                        subject == null ? "" : subject));
+                        Duration.ofNanos(ended - started),
+                        subject == null ? "" : subject,
+                        failure));
+        return ended;
     }
 }

@@ -33,6 +33,24 @@ public final class SafeObserver implements StoreObserver {
     }
 
     @Override
+    public void opened(String store, String type) {
+        try {
+            observer.opened(store, type);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void closed(String store, String type) {
+        try {
+            observer.closed(store, type);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
     public void operation(OperationEvent event) {
         try {
             observer.operation(event);

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Optional;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -56,6 +57,49 @@ public final class CosIdStoreCli {
             description = "Print stack traces with errors.")
     boolean verbose;
 
+    /** Levels the store's own log lines can be turned up or down to. */
+    enum LogLevel {
+        off,
+        error,
+        warn,
+        info,
+        debug,
+        trace
+    }
+
+    @Option(
+            names = "--log-level",
+            scope = CommandLine.ScopeType.INHERIT,
+            paramLabel = "LEVEL",
+            description =
+                    "The store's own log lines on stderr: ${COMPLETION-CANDIDATES} (default off;"
+                            + " warn with --verbose). The ZooKeeper client's stay at warn with"
+                            + " --verbose, off otherwise.")
+    LogLevel logLevel;
+
+    /**
+     * The value of {@code --log-level} (or {@code --log-level=}) when it names a level; picocli
+     * refuses any other value with a usage error.
+     */
+    private static Optional<String> logLevel(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String value =
+                    args[i].equals("--log-level") && i + 1 < args.length
+                            ? args[i + 1]
+                            : args[i].startsWith("--log-level=")
+                                    ? args[i].substring("--log-level=".length())
+                                    : null;
+            if (value != null) {
+                for (LogLevel level : LogLevel.values()) {
+                    if (level.name().equals(value)) {
+                        return Optional.of(value);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     /**
      * Runs the tool and exits with its exit code.
      *
@@ -79,6 +123,11 @@ public final class CosIdStoreCli {
         System.setProperty(
                 "org.slf4j.simpleLogger.defaultLogLevel",
                 Arrays.asList(args).contains("--verbose") ? "warn" : "off");
+        logLevel(args)
+                .ifPresent(
+                        level ->
+                                System.setProperty(
+                                        "org.slf4j.simpleLogger.log.io.cosid.store", level));
         CosIdStoreCli root = new CosIdStoreCli();
         CommandLine cli = new CommandLine(root);
         cli.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));

@@ -45,6 +45,17 @@ public abstract class ObservationContract extends StoreContractSupport {
     private static final class Recording implements StoreObserver {
         final List<OperationEvent> operations = new CopyOnWriteArrayList<>();
         final List<LeaseEvent> leases = new CopyOnWriteArrayList<>();
+        final List<String> lifecycle = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void opened(String store, String type) {
+            lifecycle.add("opened " + store + " " + type);
+        }
+
+        @Override
+        public void closed(String store, String type) {
+            lifecycle.add("closed " + store + " " + type);
+        }
 
         @Override
         public void operation(OperationEvent event) {
@@ -228,6 +239,19 @@ public abstract class ObservationContract extends StoreContractSupport {
         assertThat(recording.leases.get(2).validFor()).isZero();
         assertThat(recording.leases.get(5).lease()).isEqualTo(again);
         assertThat(recording.leases).allSatisfy(e -> assertThat(e.store()).isEqualTo(s.name()));
+    }
+
+    @Test
+    @DisplayName("opening and closing are reported once each, however often close is called")
+    void lifecycle() {
+        Store s = observed();
+        assertThat(recording.lifecycle).containsExactly("opened " + s.name() + " " + s.type());
+        s.close();
+        s.close();
+        assertThat(recording.lifecycle)
+                .containsExactly(
+                        "opened " + s.name() + " " + s.type(),
+                        "closed " + s.name() + " " + s.type());
     }
 
     @Test

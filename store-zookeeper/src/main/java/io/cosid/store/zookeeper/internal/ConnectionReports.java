@@ -26,14 +26,12 @@ final class ConnectionReports implements ConnectionStateListener {
         this.client = client;
     }
 
-    /** Starts listening, when anyone observes the store. */
+    /** Starts listening. */
     void start() {
-        if (observations.observed()) {
-            synchronized (this) {
-                session = sessionId();
-            }
-            client.getConnectionStateListenable().addListener(this);
+        synchronized (this) {
+            session = sessionId();
         }
+        client.getConnectionStateListenable().addListener(this);
     }
 
     /** Stops listening (at close). */

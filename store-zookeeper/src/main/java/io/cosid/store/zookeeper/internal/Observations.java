@@ -7,34 +7,46 @@ import io.cosid.store.StoreObserver.FailedWriteEvent;
 import io.cosid.store.spi.SafeObserver;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.util.List;
 
 /**
- * What only this backend knows, reported to the store's {@link StoreObserver}: conditional writes
- * that did not land ({@link ConditionalWrite}) and the client's connection states ({@link
- * ConnectionReports}). Operations themselves are reported around the store ({@link
- * io.cosid.store.spi.ObservedStore}).
+ * What only this backend knows, reported to the store's log ({@link StoreLog}) and {@link
+ * StoreObserver}: conditional writes that did not land ({@link ConditionalWrite}) and the client's
+ * connection states ({@link ConnectionReports}). Operations themselves are reported around the
+ * store ({@link io.cosid.store.spi.ObservedStore}).
  */
 @Singleton
 final class Observations {
 
     private final String store;
+    private final StoreLog log;
     private final StoreObserver observer;
 
     @Inject
     Observations(StoreConfig config) {
-        this.store = config.name();
-        this.observer = SafeObserver.of(config.observer());
+        this(config, new StoreLog());
     }
 
-    /** Whether anyone listens. */
-    boolean observed() {
-        return observer != StoreObserver.NONE;
+    Observations(StoreConfig config, StoreLog log) {
+        this.store = config.name();
+        this.log = log;
+        this.observer = SafeObserver.of(StoreObserver.all(List.of(log, config.observer())));
+    }
+
+    /** The store's log, and the observer of its configuration after it. */
+    StoreObserver observer() {
+        return observer;
+    }
+
+    /** The store's log. */
+    StoreLog log() {
+        return log;
     }
 
     /** A conditional write of the operation {@code deadline} budgets did not land. */
     void failedWrite(Deadline deadline, FailedWriteEvent.Reason reason) {
         StoreObserver.Operation operation = deadline.kind();
-        if (operation != null && observer != StoreObserver.NONE) {
+        if (operation != null) {
             observer.failedWrite(
                     new FailedWriteEvent(store, ZooKeeperStoreAssembly.TYPE, operation, reason));
         }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,6 +72,52 @@ record ZooKeeperOptions(
                     ROOT,
                     ACL,
                     ACL_FIX_PARENTS);
+
+    /** The text that stands for a secret in a log line or a message. */
+    static final String MASKED = "****";
+
+    /**
+     * The effective options as one line for the store's log, secrets masked: the client's own only
+     * when the store built its client ({@code ownClient}).
+     */
+    String describe(boolean ownClient) {
+        Map<String, String> shown = new LinkedHashMap<>();
+        if (ownClient) {
+            shown.put(CONNECT_STRING, connectString);
+            shown.put(SESSION_TIMEOUT, StoreConfig.formatDuration(sessionTimeout));
+            shown.put(CONNECTION_TIMEOUT, StoreConfig.formatDuration(connectionTimeout));
+            shown.put(
+                    BLOCK_UNTIL_CONNECTED_WAIT,
+                    StoreConfig.formatDuration(blockUntilConnectedWait));
+            if (authDigest != null) {
+                shown.put(AUTH_DIGEST, MASKED);
+            }
+            shown.put(TLS_ENABLED, Boolean.toString(!tls.isEmpty()));
+            tls.forEach((k, v) -> shown.put(k, k.endsWith(".password") ? MASKED : v));
+        } else {
+            shown.put("client", "the application's CuratorFramework");
+        }
+        shown.put(RETRY_BASE_SLEEP, StoreConfig.formatDuration(retryBaseSleep));
+        shown.put(RETRY_MAX_RETRIES, Integer.toString(retryMaxRetries));
+        shown.put(RETRY_MAX_SLEEP, StoreConfig.formatDuration(retryMaxSleep));
+        shown.put(ROOT, root);
+        shown.put(ACL, creatorAcl ? "creator" : "open");
+        shown.put(ACL_FIX_PARENTS, Boolean.toString(fixParentAcls));
+        StringBuilder line = new StringBuilder();
+        shown.forEach(
+                (k, v) ->
+                        line.append(line.length() == 0 ? "" : ", ")
+                                .append(k)
+                                .append('=')
+                                .append(v));
+        return line.toString();
+    }
+
+    /** Never the secrets: {@link #describe} as if the store built its client. */
+    @Override
+    public String toString() {
+        return "ZooKeeperOptions[" + describe(true) + "]";
+    }
 
     static ZooKeeperOptions parse(StoreConfig config, boolean ownClient) {
         if (ownClient) {

@@ -156,7 +156,11 @@ public final class ZooKeeperStoreAssembly {
             throw e;
         }
         component.connectionReports().start();
-        return ObservedStore.observe(store, component.config().observer());
+        Observations observations = component.observations();
+        observations
+                .log()
+                .openedWith(component.config().name(), component.options().describe(ownClient));
+        return ObservedStore.observe(store, observations.observer());
     }
 
     /**

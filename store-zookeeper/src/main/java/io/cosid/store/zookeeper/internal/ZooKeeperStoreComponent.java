@@ -23,6 +23,10 @@ interface ZooKeeperStoreComponent {
 
     ConnectionReports connectionReports();
 
+    Observations observations();
+
+    ZooKeeperOptions options();
+
     StoreConfig config();
 
     @Component.Factory

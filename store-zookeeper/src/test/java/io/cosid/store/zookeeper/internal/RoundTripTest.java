@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cosid.store.Range;
 import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
+import io.cosid.store.spi.ObservedStore;
 import io.cosid.store.zookeeper.ZooKeeperFixture;
 import io.cosid.store.zookeeper.harness.FourLetterWords;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
@@ -36,7 +37,7 @@ class RoundTripTest {
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
 
     private final ZooKeeperFixture fixture = new ZooKeeperFixture(SERVER.server());
-    private final ZooKeeperStore store = (ZooKeeperStore) fixture.openStore();
+    private final ZooKeeperStore store = (ZooKeeperStore) ObservedStore.unwrap(fixture.openStore());
 
     @AfterEach
     void close() {

@@ -1,6 +1,7 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.Store;
+import io.cosid.store.spi.ObservedStore;
 
 /** What tests outside this package may read of a ZooKeeper store's internals. */
 public final class StoreInternals {
@@ -15,7 +16,9 @@ public final class StoreInternals {
      *     values of the range writes in flight now}
      */
     public static long[] rangeWaste(Store store) {
-        RangeWaste waste = ((ZooKeeperRangeStore) ((ZooKeeperStore) store).ranges()).waste();
+        RangeWaste waste =
+                ((ZooKeeperRangeStore) ((ZooKeeperStore) ObservedStore.unwrap(store)).ranges())
+                        .waste();
         return new long[] {
             waste.unknownOutcomeValues(), waste.givenUpValues(), waste.inFlightValues()
         };
