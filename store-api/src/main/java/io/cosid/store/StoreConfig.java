@@ -5,6 +5,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -152,6 +153,48 @@ public record StoreConfig(
         Map<String, String> copy = new LinkedHashMap<>(options);
         copy.put(key, value);
         return new StoreConfig(name, type, timeout, copy, observer);
+    }
+
+    /**
+     * This configuration with its option keys spelled as {@code known} spells them, where they
+     * match ignoring case and dashes: {@code COSID_STORES_MAIN_OPTIONS_CONNECTSTRING} (an
+     * environment variable, lowercased by binders) and {@code connect-string} both become {@code
+     * connectString}. Keys that match none stay as written, for {@link #requireKnownOptions} to
+     * name.
+     *
+     * @param known the backend's option keys ({@link StoreProvider#optionKeys()})
+     * @return a new configuration, or this one when every key is spelled as known or known is empty
+     * @throws IllegalArgumentException naming both keys, if two keys of this configuration match
+     *     the same known key
+     */
+    public StoreConfig withOptionKeysAs(Set<String> known) {
+        Map<String, String> byLoose = new LinkedHashMap<>();
+        for (String k : known) {
+            byLoose.put(loose(k), k);
+        }
+        Map<String, String> spelled = new LinkedHashMap<>();
+        Map<String, String> from = new LinkedHashMap<>();
+        boolean changed = false;
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            String key = byLoose.getOrDefault(loose(e.getKey()), e.getKey());
+            String before = from.put(key, e.getKey());
+            if (before != null) {
+                throw new IllegalArgumentException(
+                        optionPath(before)
+                                + " and "
+                                + optionPath(e.getKey())
+                                + " both set the option "
+                                + key
+                                + "; keep one");
+            }
+            spelled.put(key, e.getValue());
+            changed |= !key.equals(e.getKey());
+        }
+        return changed ? new StoreConfig(name, type, timeout, spelled, observer) : this;
+    }
+
+    private static String loose(String key) {
+        return key.replace("-", "").toLowerCase(Locale.ROOT);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.cosid.store;
 
+import java.util.Set;
+
 /**
  * A backend, found by {@link Stores} with {@link java.util.ServiceLoader}: list the implementing
  * class in {@code META-INF/services/io.cosid.store.StoreProvider}. It needs a public no-argument
@@ -13,6 +15,18 @@ public interface StoreProvider {
      * @return the type, e.g. {@code zookeeper} or {@code in-memory}
      */
     String type();
+
+    /**
+     * The option keys this backend knows, as it spells them; {@link Stores#open(StoreConfig)}
+     * matches a configuration's keys to them ignoring case and dashes ({@link
+     * StoreConfig#withOptionKeysAs}), since environment variables and some binders lowercase keys.
+     *
+     * @return the known keys; empty (the default) when the provider does not say, and keys are
+     *     taken as written
+     */
+    default Set<String> optionKeys() {
+        return Set.of();
+    }
 
     /**
      * Opens a store.

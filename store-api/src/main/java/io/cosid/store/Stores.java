@@ -44,7 +44,7 @@ public final class Stores {
                             + " (a backend is available when its jar, e.g. cosid-store-zookeeper,"
                             + " is on the class path)");
         }
-        return provider.open(config);
+        return provider.open(config.withOptionKeysAs(provider.optionKeys()));
     }
 
     /**

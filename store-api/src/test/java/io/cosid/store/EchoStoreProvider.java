@@ -18,8 +18,13 @@ public class EchoStoreProvider implements StoreProvider {
     }
 
     @Override
+    public Set<String> optionKeys() {
+        return Set.of("color");
+    }
+
+    @Override
     public Store open(StoreConfig config) {
-        config.requireKnownOptions(Set.of("color"));
+        config.requireKnownOptions(optionKeys());
         lastOpened = config;
         return new Store() {
             @Override

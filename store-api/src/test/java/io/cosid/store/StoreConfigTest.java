@@ -275,6 +275,43 @@ class StoreConfigTest {
         }
 
         @Test
+        @DisplayName(
+                "with keys matched to the backend's spelling ignoring case and dashes (environment"
+                        + " variables lowercase them)")
+        void keysMatchedLoosely() {
+            StoreConfig lowered =
+                    StoreConfig.of("zk", "zookeeper")
+                            .withOption("connectstring", "zk-1:2181")
+                            .withOption("retry.max-retries", "9")
+                            .withOption("unknownkey", "x");
+            StoreConfig spelled =
+                    lowered.withOptionKeysAs(Set.of("connectString", "retry.maxRetries"));
+            assertThat(spelled.options())
+                    .containsOnlyKeys("connectString", "retry.maxRetries", "unknownkey")
+                    .containsEntry("connectString", "zk-1:2181");
+            assertThatThrownBy(
+                            () ->
+                                    spelled.requireKnownOptions(
+                                            Set.of("connectString", "retry.maxRetries")))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cosid.stores.zk.options.unknownkey");
+            assertThat(config.withOptionKeysAs(Set.of())).isSameAs(config);
+        }
+
+        @Test
+        @DisplayName("refusing two keys that set the same option, naming both")
+        void sameOptionTwice() {
+            StoreConfig twice =
+                    StoreConfig.of("zk", "zookeeper")
+                            .withOption("connectString", "a:1")
+                            .withOption("connectstring", "b:2");
+            assertThatThrownBy(() -> twice.withOptionKeysAs(Set.of("connectString")))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cosid.stores.zk.options.connectString")
+                    .hasMessageContaining("cosid.stores.zk.options.connectstring");
+        }
+
+        @Test
         @DisplayName("that cannot be changed by the caller")
         void unmodifiable() {
             assertThatThrownBy(() -> config.options().put("x", "y"))

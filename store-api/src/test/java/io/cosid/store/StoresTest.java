@@ -38,6 +38,16 @@ class StoresTest {
     }
 
     @Test
+    @DisplayName("hands the provider its option keys as it spells them, whatever their case")
+    void optionKeysSpelledByProvider() {
+        try (Store store = Stores.open(StoreConfig.of("main", "echo").withOption("COLOR", "red"))) {
+            assertThat(store.type()).isEqualTo("echo");
+        }
+        assertThat(EchoStoreProvider.lastOpened.options())
+                .containsExactly(Map.entry("color", "red"));
+    }
+
+    @Test
     @DisplayName("an unknown type fails fast, listing the available types")
     void unknownType() {
         assertThatThrownBy(() -> Stores.open(StoreConfig.of("main", "zookeeper")))

@@ -1,5 +1,8 @@
 package io.cosid.store.architecture;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -67,6 +70,19 @@ class ArchitectureTest {
     @DisplayName("no ZooKeeper, Curator, Dagger or jakarta.inject type in store-api")
     void noInfrastructureInApi() {
         ArchitectureRules.NO_INFRASTRUCTURE_IN_THE_API.check(production);
+    }
+
+    @Test
+    @DisplayName("the Spring Boot starter keeps Curator and ZooKeeper out of its public signatures")
+    void starterSignatures() {
+        JavaClasses starter =
+                production.that(JavaClass.Predicates.resideInAPackage("io.cosid.store.spring"));
+        assertThat(starter.contain("io.cosid.store.spring.CosIdStoreAutoConfiguration"))
+                .as("the starter is in the import")
+                .isTrue();
+        ArchitectureRules.publicSignaturesFreeOfInfrastructure(
+                        ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
+                .check(starter);
     }
 
     @Test

@@ -28,8 +28,13 @@ public final class InMemoryStoreProvider implements StoreProvider {
     }
 
     @Override
+    public Set<String> optionKeys() {
+        return Set.of("backend");
+    }
+
+    @Override
     public Store open(StoreConfig config) {
-        config.requireKnownOptions(Set.of("backend"));
+        config.requireKnownOptions(optionKeys());
         String shared = config.option("backend", null);
         InMemoryBackend backend =
                 shared == null

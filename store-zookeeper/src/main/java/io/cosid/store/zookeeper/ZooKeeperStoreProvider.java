@@ -4,6 +4,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreProvider;
 import io.cosid.store.zookeeper.internal.ZooKeeperStoreAssembly;
+import java.util.Set;
 
 /** Provider of type {@value #TYPE}: {@code cosid.stores.<name>.type: zookeeper}. */
 public final class ZooKeeperStoreProvider implements StoreProvider {
@@ -17,6 +18,11 @@ public final class ZooKeeperStoreProvider implements StoreProvider {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    @Override
+    public Set<String> optionKeys() {
+        return ZooKeeperStoreAssembly.optionKeys();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.zookeeper.internal.ZooKeeperStoreAssembly;
+import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -29,6 +30,14 @@ import org.apache.curator.framework.CuratorFramework;
 public final class ZooKeeperStores {
 
     private ZooKeeperStores() {}
+
+    /**
+     * The options that configure a client of the store's own ({@code connectString}, {@code
+     * sessionTimeout}, {@code connectionTimeout}, {@code blockUntilConnectedWait}, {@code
+     * auth.digest}, {@code tls.*}): {@link #open(StoreConfig, CuratorFramework)} refuses them, and
+     * a configuration without any of them can use an application's client.
+     */
+    public static final Set<String> CLIENT_OPTION_KEYS = ZooKeeperStoreAssembly.clientOptionKeys();
 
     /**
      * Opens a store that builds its own client from the options, waits until it is connected, and

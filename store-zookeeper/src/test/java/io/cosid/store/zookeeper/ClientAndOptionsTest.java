@@ -139,6 +139,24 @@ class ClientAndOptionsTest {
     }
 
     @Test
+    @DisplayName(
+            "option keys are matched ignoring case and dashes, as environment variables give them")
+    void looseOptionKeys() {
+        String root = root();
+        try (Store store =
+                ZooKeeperStores.open(
+                        StoreConfig.of("main", "zookeeper")
+                                .withOption("connectstring", SERVER.server().connectString())
+                                .withOption("ROOT", root)
+                                .withOption("retry.max-retries", "3"))) {
+            assertThat(store.ranges().acquire("orders", 10).start()).isZero();
+        }
+        try (Store store = ZooKeeperStores.open(config(root))) {
+            assertThat(store.ranges().peek("orders")).isPresent();
+        }
+    }
+
+    @Test
     @DisplayName("a chroot in the connect string works")
     void chroot() throws Exception {
         String chroot = root();

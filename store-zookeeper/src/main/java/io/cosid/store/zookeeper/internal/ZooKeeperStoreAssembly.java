@@ -6,7 +6,10 @@ import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.spi.ObservedStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -27,12 +30,34 @@ public final class ZooKeeperStoreAssembly {
     private ZooKeeperStoreAssembly() {}
 
     /**
+     * Every option key of this backend, as it spells them.
+     *
+     * @return the keys
+     */
+    public static Set<String> optionKeys() {
+        Set<String> all = new TreeSet<>(ZooKeeperOptions.CLIENT_OPTIONS);
+        all.addAll(ZooKeeperOptions.STORE_OPTIONS);
+        return Collections.unmodifiableSet(all);
+    }
+
+    /**
+     * The option keys that configure the client a store builds for itself: with none of them, a
+     * store can use the application's client instead.
+     *
+     * @return the keys
+     */
+    public static Set<String> clientOptionKeys() {
+        return ZooKeeperOptions.CLIENT_OPTIONS;
+    }
+
+    /**
      * A store with a client of its own, connected before this returns and closed with the store.
      *
-     * @param config the store's configuration
+     * @param configured the store's configuration
      * @return the open store
      */
-    public static Store open(StoreConfig config) {
+    public static Store open(StoreConfig configured) {
+        StoreConfig config = configured.withOptionKeysAs(optionKeys());
         ZooKeeperOptions options = ZooKeeperOptions.parse(config, true);
         CuratorFrameworkFactory.Builder builder =
                 CuratorFrameworkFactory.builder()
@@ -125,11 +150,12 @@ public final class ZooKeeperStoreAssembly {
     /**
      * A store on a started client that the caller owns and closes.
      *
-     * @param config the store's configuration
+     * @param configured the store's configuration
      * @param client a started client
      * @return the open store
      */
-    public static Store open(StoreConfig config, CuratorFramework client) {
+    public static Store open(StoreConfig configured, CuratorFramework client) {
+        StoreConfig config = configured.withOptionKeysAs(optionKeys());
         ZooKeeperOptions options = ZooKeeperOptions.parse(config, false);
         if (client == null || client.getState() != CuratorFrameworkState.STARTED) {
             throw new IllegalArgumentException(
