@@ -287,7 +287,7 @@ class ClientAndOptionsTest {
                     "connectString|zk-1:2181/app/|the chroot '/app/'",
                     "connectString|zk-1:2181//app|the chroot '//app'",
                     "connectString|/app|no server before the chroot",
-                    "connectstring|x:1|cosid.stores.main.options.connectstring"
+                    "connectStrng|x:1|cosid.stores.main.options.connectStrng"
                 })
         @DisplayName(
                 "a malformed value or unknown key is an error naming the key, before any"
