@@ -138,107 +138,118 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
 
     @Override
     public void operation(OperationEvent e) {
-        MeterRegistry r = registry;
-        if (r == null) {
-            return;
-        }
-        timers.computeIfAbsent(
+        Timer timer =
+                timer(
                         new OperationKey(e.store(), e.type(), e.operation(), e.outcome()),
-                        k ->
-                                Timer.builder(OPERATIONS)
-                                        .description("cosid-store operations by outcome")
-                                        .tags(
-                                                new StoreKey(e.store(), e.type())
-                                                        .tags()
-                                                        .and(
-                                                                "operation",
-                                                                e.operation().tag(),
-                                                                "outcome",
-                                                                e.outcome().tag()))
-                                        .register(r))
-                .record(e.duration());
+                        OPERATIONS,
+                        "cosid-store operations by outcome",
+                        e.store(),
+                        e.type(),
+                        "operation",
+                        e.operation().tag(),
+                        "outcome",
+                        e.outcome().tag());
+        if (timer != null) {
+            timer.record(e.duration());
+        }
     }
 
     @Override
     public void failedWrite(FailedWriteEvent e) {
-        MeterRegistry r = registry;
-        if (r == null) {
-            return;
-        }
-        counters.computeIfAbsent(
-                        new FailedWriteKey(e.store(), e.type(), e.operation(), e.reason()),
-                        k ->
-                                Counter.builder(FAILED_WRITES)
-                                        .description(
-                                                "conditional writes that lost a race or whose"
-                                                        + " outcome is unknown")
-                                        .tags(
-                                                new StoreKey(e.store(), e.type())
-                                                        .tags()
-                                                        .and(
-                                                                "operation",
-                                                                e.operation().tag(),
-                                                                "reason",
-                                                                e.reason().tag()))
-                                        .register(r))
-                .increment();
+        increment(
+                new FailedWriteKey(e.store(), e.type(), e.operation(), e.reason()),
+                FAILED_WRITES,
+                "conditional writes that lost a race or whose outcome is unknown",
+                e.store(),
+                e.type(),
+                "operation",
+                e.operation().tag(),
+                "reason",
+                e.reason().tag());
     }
 
     @Override
     public void connection(ConnectionEvent e) {
-        MeterRegistry r = registry;
-        if (r == null) {
-            return;
-        }
-        counters.computeIfAbsent(
-                        new ConnectionKey(e.store(), e.type(), e.state(), e.newSession()),
-                        k ->
-                                Counter.builder(CONNECTION_STATES)
-                                        .description("connection state changes of stores")
-                                        .tags(
-                                                new StoreKey(e.store(), e.type())
-                                                        .tags()
-                                                        .and(
-                                                                "state",
-                                                                e.state().tag(),
-                                                                "session",
-                                                                e.newSession() ? "new" : "same"))
-                                        .register(r))
-                .increment();
+        increment(
+                new ConnectionKey(e.store(), e.type(), e.state(), e.newSession()),
+                CONNECTION_STATES,
+                "connection state changes of stores",
+                e.store(),
+                e.type(),
+                "state",
+                e.state().tag(),
+                "session",
+                e.newSession() ? "new" : "same");
     }
 
     @Override
     public void lease(LeaseEvent e) {
-        StoreGauges gauges = gauges(e.store(), e.type());
-        gauges.lease(e);
+        gauges(e.store(), e.type()).lease(e);
+        increment(
+                new LeaseKey(e.store(), e.type(), e.kind()),
+                LEASES,
+                "leases acquired, renewed, released, lost",
+                e.store(),
+                e.type(),
+                "event",
+                e.kind().name().toLowerCase(Locale.ROOT));
+        if (e.kind() == LeaseEvent.Kind.RENEWED) {
+            Timer margin =
+                    timer(
+                            new MarginKey(e.store(), e.type()),
+                            RENEWAL_MARGIN,
+                            "how long the old term was still valid when its renewal was sent",
+                            e.store(),
+                            e.type());
+            if (margin != null) {
+                margin.record(e.margin());
+            }
+        }
+    }
+
+    /** The timer {@code key} names, registered on first use; null before binding. */
+    private @Nullable Timer timer(
+            Object key,
+            String name,
+            String description,
+            String store,
+            String type,
+            String... tags) {
+        MeterRegistry r = registry;
+        if (r == null) {
+            return null;
+        }
+        return timers.computeIfAbsent(
+                key,
+                k ->
+                        Timer.builder(name)
+                                .description(description)
+                                .tags(new StoreKey(store, type).tags().and(tags))
+                                .register(r));
+    }
+
+    /**
+     * Counts one on the counter {@code key} names, registered on first use; nothing before binding.
+     */
+    private void increment(
+            Object key,
+            String name,
+            String description,
+            String store,
+            String type,
+            String... tags) {
         MeterRegistry r = registry;
         if (r == null) {
             return;
         }
-        String event = e.kind().name().toLowerCase(Locale.ROOT);
         counters.computeIfAbsent(
-                        new LeaseKey(e.store(), e.type(), e.kind()),
+                        key,
                         k ->
-                                Counter.builder(LEASES)
-                                        .description("leases acquired, renewed, released, lost")
-                                        .tags(
-                                                new StoreKey(e.store(), e.type())
-                                                        .tags()
-                                                        .and("event", event))
+                                Counter.builder(name)
+                                        .description(description)
+                                        .tags(new StoreKey(store, type).tags().and(tags))
                                         .register(r))
                 .increment();
-        if (e.kind() == LeaseEvent.Kind.RENEWED) {
-            timers.computeIfAbsent(
-                            new MarginKey(e.store(), e.type()),
-                            k ->
-                                    Timer.builder(RENEWAL_MARGIN)
-                                            .description(
-                                                    "how long the old term was still valid when"
-                                                            + " its renewal was sent")
-                                            .tags(new StoreKey(e.store(), e.type()).tags())
-                                            .register(r))
-                    .record(e.margin());
-        }
     }
 
     private StoreGauges gauges(String store, String type) {
