@@ -79,11 +79,18 @@ class BenchmarksSmokeTest {
                         .shouldFailOnError(true)
                         .build();
         Collection<RunResult> results = new Runner(options).run();
-        assertThat(results).hasSize(2);
+        // two benchmarks, each without an observer and with a counting one
+        assertThat(results).hasSize(4);
+        assertThat(results)
+                .extracting(r -> r.getParams().getParam("observer"))
+                .containsOnly("none", "counting");
         results.forEach(
                 r ->
                         assertThat(r.getPrimaryResult().getScore())
-                                .as(r.getParams().getBenchmark())
+                                .as(
+                                        r.getParams().getBenchmark()
+                                                + " "
+                                                + r.getParams().getParam("observer"))
                                 .isGreaterThan(0));
     }
 }

@@ -43,7 +43,7 @@ import org.springframework.context.annotation.Import;
             "me.ahoo.cosid.spring.boot.starter.machine.CosIdMachineAutoConfiguration"
         })
 @EnableConfigurationProperties(CosIdStoreProperties.class)
-@Import(StoreBeansRegistrar.class)
+@Import({StoreBeansRegistrar.class, BootFourHealthConfiguration.class})
 public class CosIdStoreAutoConfiguration {
 
     /** Created by Spring. */
@@ -104,15 +104,15 @@ public class CosIdStoreAutoConfiguration {
         }
     }
 
-    /** Health of every store. */
+    /** Health of every store, on Spring Boot 3's actuator. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
     static class Health {
 
         @Bean
         @ConditionalOnMissingBean(name = "cosidStoreHealthIndicator")
         HealthIndicator cosidStoreHealthIndicator(Map<String, Store> stores, LeaseWatch leases) {
-            return new StoresHealthIndicator(stores, leases);
+            return new StoresHealthIndicator(new StoresHealth(stores, leases));
         }
     }
 }
