@@ -110,7 +110,14 @@ final class ArchitectureRules {
                     .resideInAPackage(MICROMETER)
                     .should()
                     .onlyDependOnClassesThat()
-                    .resideInAnyPackage("java..", NULLNESS, API, MICROMETER, "io.micrometer.core..")
+                    .resideInAnyPackage(
+                            "java..",
+                            NULLNESS,
+                            API,
+                            MICROMETER,
+                            "io.micrometer.core..",
+                            "io.micrometer.observation..",
+                            "io.micrometer.common..")
                     .as("store-micrometer depends only on store-api and Micrometer");
 
     /** The TCK is written against the API and the test libraries, never against a backend. */
