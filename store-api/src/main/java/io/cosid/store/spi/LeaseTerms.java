@@ -56,7 +56,11 @@ final class LeaseTerms {
         return was == null ? Duration.ZERO : left(was[0], was[1], sentNanos);
     }
 
-    private static Duration left(long sentNanos, long ttlNanos, long nowNanos) {
+    /**
+     * How long a term requested at {@code sentNanos} with {@code ttlNanos} stays valid from {@code
+     * nowNanos} ({@link LeaseGuard}'s rule); zero once over.
+     */
+    static Duration left(long sentNanos, long ttlNanos, long nowNanos) {
         long left = ttlNanos - (nowNanos - sentNanos);
         return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }

@@ -144,8 +144,7 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
     }
 
     private static Duration validFor(SlotLease lease, long sent, long now) {
-        long left = lease.ttl().toNanos() - (now - sent);
-        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+        return LeaseTerms.left(sent, lease.ttl().toNanos(), now);
     }
 
     private static String subject(@Nullable SlotLease lease) {
