@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosid.store.Store;
 import io.cosid.store.StoreException;
+import io.cosid.store.StoreObserver;
+import io.cosid.store.StoreObserver.FailedWriteEvent;
 import io.cosid.store.tck.HistoryChecker;
 import io.cosid.store.tck.HistoryRecorder;
+import io.cosid.store.zookeeper.harness.ZooKeeperProxy;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -13,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,6 +31,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Contention on one key across processes must not starve anybody: a store that joins a key others
@@ -50,12 +56,17 @@ class FairnessTest {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final HistoryRecorder recorder = new HistoryRecorder();
 
+    private ZooKeeperProxy proxy;
+
     @AfterEach
     void close() {
         stop.set(true);
         pool.shutdownNow();
         stores.forEach(Store::close);
         fixture.close();
+        if (proxy != null) {
+            proxy.close();
+        }
     }
 
     @Test
@@ -142,6 +153,68 @@ class FairnessTest {
         assertThat(fixture.admin().checkExists().forPath(line).getVersion())
                 .as("the line's version: every join and leave moves it")
                 .isEqualTo(before);
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    /**
+     * A writer that meets a writer nearer the server landing write after write loses every race
+     * while its reply travels; counting only its own losses, it joined the line after eight of
+     * them, while the nearer writer took hundreds of ranges (a client 5 ms further away once got
+     * too small a share of the first 2 s this way). Counting the writes others landed since its
+     * read, one lost race shows the contention. The proxy holds the reply to the writer's read
+     * while the other store writes, so the count is exact however the machine schedules them.
+     */
+    @ParameterizedTest(name = "{0} writes by others")
+    @CsvSource({"8, true", "7, false"})
+    @DisplayName(
+            "a writer joins the line after one lost race when others landed eight writes since its"
+                    + " read, and not for seven")
+    void joinsOnceOthersLandedEightWrites(int othersWrite, boolean joins) throws Exception {
+        Store other = open();
+        String line = lineOfUsedKey(other, "hot");
+        String target = SERVER.server().connectString();
+        proxy = new ZooKeeperProxy(Integer.parseInt(target.substring(target.lastIndexOf(':') + 1)));
+        List<FailedWriteEvent> lostRaces = new CopyOnWriteArrayList<>();
+        StoreObserver lost =
+                new StoreObserver() {
+                    @Override
+                    public void failedWrite(FailedWriteEvent event) {
+                        lostRaces.add(event);
+                    }
+                };
+        Store writer =
+                ZooKeeperStores.open(
+                        fixture.config()
+                                .withTimeout(BUDGET)
+                                .withOption("connectString", proxy.connectString())
+                                .withObserver(lost));
+        stores.add(writer);
+        recorder.acquire(writer.ranges(), "hot", 1);
+        recorder.acquire(other.ranges(), "hot", 1);
+        // the writer's blind write over what it last saw loses to that range: from now on it
+        // reads the key before it writes
+        recorder.acquire(writer.ranges(), "hot", 1);
+        lostRaces.clear();
+        int lineBefore = fixture.admin().checkExists().forPath(line).getVersion();
+
+        proxy.holdReplyToNext(ZooKeeperProxy.READ_MULTI);
+        Future<?> acquire = pool.submit(() -> recorder.acquire(writer.ranges(), "hot", 1));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(proxy::holding);
+        for (int i = 0; i < othersWrite; i++) {
+            recorder.acquire(other.ranges(), "hot", 1);
+        }
+        proxy.release();
+        acquire.get(30, TimeUnit.SECONDS);
+
+        assertThat(lostRaces).as("the writer's lost races").hasSize(1);
+        int lineAfter = fixture.admin().checkExists().forPath(line).getVersion();
+        if (joins) {
+            assertThat(lineAfter)
+                    .as("the line's version: the writer joined")
+                    .isGreaterThan(lineBefore);
+        } else {
+            assertThat(lineAfter).as("the line's version: nobody joined").isEqualTo(lineBefore);
+        }
         HistoryChecker.check(recorder.events()).assertValid();
     }
 

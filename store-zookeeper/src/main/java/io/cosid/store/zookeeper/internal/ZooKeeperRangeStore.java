@@ -76,6 +76,15 @@ final class ZooKeeperRangeStore implements RangeStore {
      */
     private static final int JOIN_ANYWAY_AFTER_LOSSES = 8;
 
+    /**
+     * Writes by others, counted from this writer's first read in one acquire, after which any
+     * writer joins the key's line: more than a burst of {@value} writers that each take one range
+     * can make, so a burst still settles by compare-and-set, while a writer that comes now and then
+     * and meets a writer nearer the server landing write after write joins after its first lost
+     * race instead of losing eight times (each a round trip the nearer writer fills with writes).
+     */
+    private static final int JOIN_ANYWAY_AFTER_WRITES = 8;
+
     private static final long MIN_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     /** The shortest time a seat is kept for a writer that may come back. */
@@ -140,7 +149,9 @@ final class ZooKeeperRangeStore implements RangeStore {
      * writers waiting joins the line itself, and so does one that lost twice while it acquires the
      * key back to back (its last acquire ended within the time a seat lingers), where contention is
      * sustained and compare-and-set alone would starve the writers further away; one that lost
-     * {@value #JOIN_ANYWAY_AFTER_LOSSES} times joins anyway. Null when nobody waits any more.
+     * {@value #JOIN_ANYWAY_AFTER_LOSSES} times, or saw others land {@value
+     * #JOIN_ANYWAY_AFTER_WRITES} writes since its first read in this acquire, joins anyway. Null
+     * when nobody waits any more.
      *
      * <p>The first try writes over the state this store last saw without reading it (one round
      * trip, one request) while that state usually is still the key's, that is while this store is
@@ -156,6 +167,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                         ? JOIN_AFTER_LOSSES
                         : JOIN_ANYWAY_AFTER_LOSSES;
         boolean readNow = false; // whether the state to write over was read during this acquire
+        Seen firstRead = null; // the key as this acquire first read it
         while (deadline.hasTimeLeft()) {
             if (lost >= joinAfter || key.seated()) {
                 long size = demand.settle();
@@ -166,11 +178,18 @@ final class ZooKeeperRangeStore implements RangeStore {
             Seen over =
                     blind || (readNow && known != null) ? known : readFirst(deadline, key, known);
             readNow = !blind;
+            int othersWrote = 0; // writes by others since this acquire's first read
+            if (readNow && over != null) {
+                if (firstRead == null) {
+                    firstRead = over;
+                }
+                othersWrote = over.version() - firstRead.version();
+            }
             long size = demand.settle();
             if (size == 0) {
                 return null; // every caller it wrote for gave up: nothing is written
             }
-            if (key.lineSeen().writers() > 0) {
+            if (key.lineSeen().writers() > 0 || othersWrote >= JOIN_ANYWAY_AFTER_WRITES) {
                 return writeInLine(key, size, demand, deadline);
             }
             RangeState next = after(key, stateOf(over), size);

@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * framing (a 4-byte length, then {@code xid,type} on requests and {@code xid,zxid,err} on replies,
  * after the unframed-header connect handshake) to cut a client off at the worst moment: after the
  * server applied a chosen write, before its reply arrives; or before the server got it, so that the
- * client cannot tell the two apart. Also blackholes (stops forwarding) and resets connections.
+ * client cannot tell the two apart; or to hold a reply back while others act. Also blackholes
+ * (stops forwarding) and resets connections.
  */
 public final class ZooKeeperProxy implements AutoCloseable {
 
@@ -36,12 +37,20 @@ public final class ZooKeeperProxy implements AutoCloseable {
     /** create2, as the store's range creates use. */
     public static final int CREATE2 = 15;
 
+    /** A read-only multi, as the store's reads of a key with its line are. */
+    public static final int READ_MULTI = 22;
+
     private final ServerSocket listener;
     private final InetSocketAddress target;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final AtomicInteger dropNextOf = new AtomicInteger(-1);
     private final AtomicInteger loseNextOf = new AtomicInteger(-1);
     private final AtomicInteger dropped = new AtomicInteger();
+    private final AtomicInteger holdNextOf = new AtomicInteger(-1);
+
+    /** Whether a reply is held back until {@link #release()} (guarded by {@link #gate}). */
+    private boolean holding;
+
     private volatile boolean blackhole;
 
     /** What a blackholed pump waits on until forwarding resumes or the proxy closes. */
@@ -112,6 +121,36 @@ public final class ZooKeeperProxy implements AutoCloseable {
     }
 
     /**
+     * Lets the next request with this opcode through to the server and holds its reply (and every
+     * later reply to that client) until {@link #release()}: the server applied the request as of
+     * now, and the client learns of it only after whatever the test does meanwhile.
+     *
+     * @param opcode e.g. {@link #READ_MULTI}
+     */
+    public void holdReplyToNext(int opcode) {
+        holdNextOf.set(opcode);
+    }
+
+    /**
+     * Whether the reply asked for by {@link #holdReplyToNext(int)} has arrived and is held.
+     *
+     * @return true while it is held
+     */
+    public boolean holding() {
+        synchronized (gate) {
+            return holding;
+        }
+    }
+
+    /** Delivers a held reply and what came after it, and holds nothing more. */
+    public void release() {
+        synchronized (gate) {
+            holding = false;
+            gate.notifyAll();
+        }
+    }
+
+    /**
      * How many replies (and requests) were dropped so far.
      *
      * @return the count
@@ -158,12 +197,19 @@ public final class ZooKeeperProxy implements AutoCloseable {
                 () -> closed,
                 (client, server) -> {
                     Set<Integer> doomed = ConcurrentHashMap.newKeySet();
-                    pump("zk-proxy-up", client, server, true, doomed);
-                    pump("zk-proxy-down", server, client, false, doomed);
+                    Set<Integer> held = ConcurrentHashMap.newKeySet();
+                    pump("zk-proxy-up", client, server, true, doomed, held);
+                    pump("zk-proxy-down", server, client, false, doomed, held);
                 });
     }
 
-    private void pump(String name, Socket from, Socket to, boolean requests, Set<Integer> doomed) {
+    private void pump(
+            String name,
+            Socket from,
+            Socket to,
+            boolean requests,
+            Set<Integer> doomed,
+            Set<Integer> held) {
         Thread t =
                 new Thread(
                         () -> {
@@ -192,6 +238,11 @@ public final class ZooKeeperProxy implements AutoCloseable {
                                             if (dropNextOf.compareAndSet(type, -1)) {
                                                 doomed.add(xid);
                                             }
+                                            if (holdNextOf.compareAndSet(type, -1)) {
+                                                held.add(xid);
+                                            }
+                                        } else if (held.remove(xid)) {
+                                            awaitRelease();
                                         } else if (doomed.remove(xid)) {
                                             if (blackholeOnDrop) {
                                                 blackhole = true;
@@ -234,6 +285,22 @@ public final class ZooKeeperProxy implements AutoCloseable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new InterruptedIOException("interrupted while blackholed");
+                }
+            }
+        }
+    }
+
+    /** Holds a reply until {@link #release()} or the proxy closes (parked, not spinning). */
+    private void awaitRelease() throws IOException {
+        synchronized (gate) {
+            holding = true;
+            gate.notifyAll();
+            while (holding && !closed) {
+                try {
+                    gate.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while holding a reply");
                 }
             }
         }
