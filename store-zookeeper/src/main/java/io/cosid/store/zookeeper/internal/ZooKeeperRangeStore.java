@@ -70,18 +70,13 @@ final class ZooKeeperRangeStore implements RangeStore {
     private static final int JOIN_AFTER_LOSSES = 2;
 
     /**
-     * Losses in one acquire after which any writer joins the key's line: a writer that comes back
-     * only now and then meets others in a burst, which compare-and-set settles in fewer requests
-     * than the line's join, reads and leave; this bound keeps it from losing without end.
-     */
-    private static final int JOIN_ANYWAY_AFTER_LOSSES = 8;
-
-    /**
      * Writes by others, counted from this writer's first read in one acquire, after which any
-     * writer joins the key's line: more than a burst of {@value} writers that each take one range
-     * can make, so a burst still settles by compare-and-set, while a writer that comes now and then
-     * and meets a writer nearer the server landing write after write joins after its first lost
-     * race instead of losing eight times (each a round trip the nearer writer fills with writes).
+     * writer joins the key's line. A writer that comes back only now and then meets others in a
+     * burst, which compare-and-set settles in fewer requests than the line's join, reads and leave:
+     * a burst of {@value} writers that each take one range makes at most one write fewer than this.
+     * A writer that meets one nearer the server landing write after write joins after its first
+     * lost race (each of its round trips the nearer writer fills with writes), and one that loses
+     * without end joins after at most {@value} losses past its first read.
      */
     private static final int JOIN_ANYWAY_AFTER_WRITES = 8;
 
@@ -148,10 +143,9 @@ final class ZooKeeperRangeStore implements RangeStore {
      * WriterLine}), so it cannot land past writers already waiting there. A writer that finds
      * writers waiting joins the line itself, and so does one that lost twice while it acquires the
      * key back to back (its last acquire ended within the time a seat lingers), where contention is
-     * sustained and compare-and-set alone would starve the writers further away; one that lost
-     * {@value #JOIN_ANYWAY_AFTER_LOSSES} times, or saw others land {@value
-     * #JOIN_ANYWAY_AFTER_WRITES} writes since its first read in this acquire, joins anyway. Null
-     * when nobody waits any more.
+     * sustained and compare-and-set alone would starve the writers further away; one that saw
+     * others land {@value #JOIN_ANYWAY_AFTER_WRITES} writes since its first read in this acquire
+     * joins anyway. Null when nobody waits any more.
      *
      * <p>The first try writes over the state this store last saw without reading it (one round
      * trip, one request) while that state usually is still the key's, that is while this store is
@@ -162,14 +156,11 @@ final class ZooKeeperRangeStore implements RangeStore {
     private @Nullable Range writeRange(
             RangeKeyState key, AcquireCoalescer.Demand demand, Deadline deadline) {
         int lost = 0;
-        int joinAfter =
-                System.nanoTime() - key.landedAt() < lingerNanos()
-                        ? JOIN_AFTER_LOSSES
-                        : JOIN_ANYWAY_AFTER_LOSSES;
+        boolean backToBack = System.nanoTime() - key.landedAt() < lingerNanos();
         boolean readNow = false; // whether the state to write over was read during this acquire
         Seen firstRead = null; // the key as this acquire first read it
         while (deadline.hasTimeLeft()) {
-            if (lost >= joinAfter || key.seated()) {
+            if ((backToBack && lost >= JOIN_AFTER_LOSSES) || key.seated()) {
                 long size = demand.settle();
                 return size == 0 ? null : writeInLine(key, size, demand, deadline);
             }
