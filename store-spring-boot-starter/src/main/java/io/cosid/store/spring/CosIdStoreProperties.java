@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * cosid-store's settings under {@code cosid}: the stores by name, and the CosId machine-id
- * distributor's.
+ * cosid-store's settings under {@code cosid}: the stores by name, whether their operations are
+ * observed, and the CosId machine-id distributor's.
  *
  * <pre>{@code
  * cosid:
@@ -29,8 +29,29 @@ public class CosIdStoreProperties {
     /** The CosId machine-id distributor on the store's slot leases. */
     private StoreMachine storeMachine = new StoreMachine();
 
+    /** Micrometer observations (spans) around every store operation. */
+    private Observations observations = new Observations();
+
     /** Creates empty settings; Spring binds them. */
     public CosIdStoreProperties() {}
+
+    /**
+     * The observation settings.
+     *
+     * @return the settings
+     */
+    public Observations getObservations() {
+        return observations;
+    }
+
+    /**
+     * Sets the observation settings.
+     *
+     * @param observations the settings
+     */
+    public void setObservations(Observations observations) {
+        this.observations = observations;
+    }
 
     /**
      * The stores by name.
@@ -138,6 +159,39 @@ public class CosIdStoreProperties {
          */
         public void setOptions(Map<String, String> options) {
             this.options = options;
+        }
+    }
+
+    /**
+     * {@code cosid.observations}: every store operation as a Micrometer {@code Observation} in the
+     * application's {@code ObservationRegistry} (for tracing; {@code StoreObservations} in
+     * cosid-store-micrometer). Off by default: with Micrometer's default handler each observation
+     * also makes a timer, next to the meters the stores report anyway.
+     */
+    public static class Observations {
+
+        /** Whether store operations are observed (default false). */
+        private boolean enabled;
+
+        /** Creates the defaults; Spring binds them. */
+        public Observations() {}
+
+        /**
+         * Whether store operations are observed.
+         *
+         * @return true when they are
+         */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /**
+         * Sets whether store operations are observed.
+         *
+         * @param enabled true to observe them
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 

@@ -29,6 +29,9 @@ final class StoreBeansRegistrar
     /** The prefix of each store bean's name. */
     static final String BEAN_PREFIX = "cosidStore.";
 
+    /** Whether every store's operations are observed ({@link StoreTracing}). */
+    static final String OBSERVATIONS = "cosid.observations.enabled";
+
     @SuppressWarnings("NullAway.Init") // set by Spring before registerBeanDefinitions
     private Environment environment;
 
@@ -48,6 +51,7 @@ final class StoreBeansRegistrar
     @Override
     public void registerBeanDefinitions(
             AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+        boolean observed = Binder.get(environment).bind(OBSERVATIONS, Boolean.class).orElse(false);
         for (Map.Entry<String, StoreSettings> e : configured(environment).entrySet()) {
             String beanName = BEAN_PREFIX + e.getKey();
             if (registry.containsBeanDefinition(beanName)) {
@@ -57,7 +61,8 @@ final class StoreBeansRegistrar
             String client = ZooKeeperClients.clientBeanFor(config, beanFactory);
             RootBeanDefinition bean =
                     new RootBeanDefinition(
-                            Store.class, () -> StoreConfigs.open(config, client, beanFactory));
+                            Store.class,
+                            () -> StoreConfigs.open(config, client, beanFactory, observed));
             bean.setDestroyMethodName("close");
             bean.addQualifier(new AutowireCandidateQualifier(Qualifier.class, e.getKey()));
             if (client != null) {

@@ -34,14 +34,21 @@ final class StoreConfigs {
 
     /**
      * Opens the store: on the application's client bean {@code client} when one is named, else by
-     * its type ({@link Stores#open}); reporting to every {@link StoreObserver} bean.
+     * its type ({@link Stores#open}); reporting to every {@link StoreObserver} bean; with {@code
+     * traced}, every operation an observation ({@link StoreTracing}).
      */
-    static Store open(StoreConfig config, @Nullable String client, BeanFactory beanFactory) {
+    static Store open(
+            StoreConfig config, @Nullable String client, BeanFactory beanFactory, boolean traced) {
+        if (traced) {
+            StoreTracing.requireAvailable(beanFactory); // before the store opens: nothing to close
+        }
         List<StoreObserver> observers =
                 beanFactory.getBeanProvider(StoreObserver.class).orderedStream().toList();
         StoreConfig observed = config.withObserver(StoreObserver.all(observers));
-        return client == null
-                ? Stores.open(observed)
-                : ZooKeeperClients.open(observed, client, beanFactory);
+        Store store =
+                client == null
+                        ? Stores.open(observed)
+                        : ZooKeeperClients.open(observed, client, beanFactory);
+        return traced ? StoreTracing.observe(store, beanFactory) : store;
     }
 }

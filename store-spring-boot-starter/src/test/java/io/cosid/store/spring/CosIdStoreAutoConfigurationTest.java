@@ -8,8 +8,12 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreObserver;
 import io.cosid.store.inmemory.InMemoryStores;
 import io.cosid.store.micrometer.StoreMetrics;
+import io.cosid.store.micrometer.StoreObservations;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,6 +36,7 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** The auto-configuration with in-memory stores: beans, properties, failures, CosId, meters. */
@@ -191,6 +196,7 @@ class CosIdStoreAutoConfigurationTest {
             assertThat(json)
                     .contains("\"name\": \"cosid.stores\"")
                     .contains("\"name\": \"cosid.store-machine.tolerance\"")
+                    .contains("\"name\": \"cosid.observations.enabled\"")
                     .contains("The stores, by name");
         }
     }
@@ -326,6 +332,78 @@ class CosIdStoreAutoConfigurationTest {
                                 assertThat(result.getDetails().get("main").toString())
                                         .contains("reachable=false");
                             });
+        }
+    }
+
+    @Nested
+    @DisplayName("observations (cosid.observations.enabled)")
+    class Observations {
+
+        @Test
+        @DisplayName("on: every operation an observation in the application's registry")
+        void on() {
+            TestObservationRegistry registry = TestObservationRegistry.create();
+            runner.withBean(ObservationRegistry.class, () -> registry)
+                    .withPropertyValues(
+                            "cosid.stores.main.type=in-memory", "cosid.observations.enabled=true")
+                    .run(
+                            context -> {
+                                context.getBean(RangeStore.class).acquire("orders", 10);
+                                TestObservationRegistryAssert.assertThat(registry)
+                                        .hasSingleObservationThat()
+                                        .hasNameEqualTo(StoreObservations.NAME)
+                                        .hasContextualNameEqualTo("range.acquire")
+                                        .hasLowCardinalityKeyValue("store", "main")
+                                        .hasLowCardinalityKeyValue("outcome", "success")
+                                        .hasHighCardinalityKeyValue("subject", "orders");
+                            });
+        }
+
+        @Test
+        @DisplayName("off by default: a registry in the application observes nothing")
+        void offByDefault() {
+            TestObservationRegistry registry = TestObservationRegistry.create();
+            runner.withBean(ObservationRegistry.class, () -> registry)
+                    .withPropertyValues("cosid.stores.main.type=in-memory")
+                    .run(
+                            context -> {
+                                context.getBean(RangeStore.class).acquire("orders", 10);
+                                TestObservationRegistryAssert.assertThat(registry)
+                                        .doesNotHaveAnyObservation();
+                            });
+        }
+
+        @Test
+        @DisplayName("on without an ObservationRegistry bean: startup fails naming the property")
+        void withoutRegistry() {
+            runner.withPropertyValues(
+                            "cosid.stores.main.type=in-memory", "cosid.observations.enabled=true")
+                    .run(
+                            context ->
+                                    assertThat(context)
+                                            .getFailure()
+                                            .rootCause()
+                                            .isInstanceOf(IllegalStateException.class)
+                                            .hasMessageContaining("cosid.observations.enabled")
+                                            .hasMessageContaining("ObservationRegistry bean"));
+        }
+
+        @Test
+        @DisplayName("on without cosid-store-micrometer: startup fails naming the artifact")
+        void withoutModule() {
+            runner.withClassLoader(new FilteredClassLoader("io.cosid.store.micrometer"))
+                    .withBean(ObservationRegistry.class, TestObservationRegistry::create)
+                    .withPropertyValues(
+                            "cosid.stores.main.type=in-memory", "cosid.observations.enabled=true")
+                    .run(
+                            context ->
+                                    assertThat(context)
+                                            .getFailure()
+                                            .rootCause()
+                                            .isInstanceOf(IllegalStateException.class)
+                                            .hasMessageContaining("cosid.observations.enabled")
+                                            .hasMessageContaining(
+                                                    "io.cosid:cosid-store-micrometer"));
         }
     }
 }
