@@ -37,6 +37,7 @@ import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** The auto-configuration with in-memory stores: beans, properties, failures, CosId, meters. */
@@ -378,14 +379,7 @@ class CosIdStoreAutoConfigurationTest {
         void withoutRegistry() {
             runner.withPropertyValues(
                             "cosid.stores.main.type=in-memory", "cosid.observations.enabled=true")
-                    .run(
-                            context ->
-                                    assertThat(context)
-                                            .getFailure()
-                                            .rootCause()
-                                            .isInstanceOf(IllegalStateException.class)
-                                            .hasMessageContaining("cosid.observations.enabled")
-                                            .hasMessageContaining("ObservationRegistry bean"));
+                    .run(context -> assertFailsNaming(context, "ObservationRegistry bean"));
         }
 
         @Test
@@ -395,15 +389,17 @@ class CosIdStoreAutoConfigurationTest {
                     .withBean(ObservationRegistry.class, TestObservationRegistry::create)
                     .withPropertyValues(
                             "cosid.stores.main.type=in-memory", "cosid.observations.enabled=true")
-                    .run(
-                            context ->
-                                    assertThat(context)
-                                            .getFailure()
-                                            .rootCause()
-                                            .isInstanceOf(IllegalStateException.class)
-                                            .hasMessageContaining("cosid.observations.enabled")
-                                            .hasMessageContaining(
-                                                    "io.cosid:cosid-store-micrometer"));
+                    .run(context -> assertFailsNaming(context, "io.cosid:cosid-store-micrometer"));
+        }
+
+        /** Startup failed on the observations property, naming {@code missing}. */
+        private void assertFailsNaming(AssertableApplicationContext context, String missing) {
+            assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("cosid.observations.enabled")
+                    .hasMessageContaining(missing);
         }
     }
 }
