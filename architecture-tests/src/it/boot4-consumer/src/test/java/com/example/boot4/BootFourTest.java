@@ -5,9 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cosid.store.RangeStore;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.Store;
+import io.cosid.store.micrometer.StoreObservations;
 import io.cosid.store.spring.CosIdStoreAutoConfiguration;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import me.ahoo.cosid.machine.InstanceId;
 import me.ahoo.cosid.machine.MachineIdDistributor;
 import me.ahoo.cosid.segment.IdSegmentDistributorDefinition;
@@ -97,6 +103,37 @@ class BootFourTest {
                             assertThat(health.health().getDetails()).containsKey("main");
                             context.getBean(Store.class).close();
                             assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+                        });
+    }
+
+    @Test
+    void observationsWhenEnabled() {
+        List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig()
+                .observationHandler(
+                        new ObservationHandler<>() {
+                            @Override
+                            public boolean supportsContext(Observation.Context context) {
+                                return true;
+                            }
+
+                            @Override
+                            public void onStop(Observation.Context context) {
+                                stopped.add(context);
+                            }
+                        });
+        runner.withBean(ObservationRegistry.class, () -> registry)
+                .withPropertyValues(
+                        "cosid.stores.main.type=in-memory", "cosid.observations.enabled=true")
+                .run(
+                        context -> {
+                            context.getBean(RangeStore.class).acquire("k", 10);
+                            assertThat(stopped).hasSize(1);
+                            assertThat(stopped.get(0).getName())
+                                    .isEqualTo(StoreObservations.NAME);
+                            assertThat(stopped.get(0).getContextualName())
+                                    .isEqualTo("range.acquire");
                         });
     }
 
