@@ -8,12 +8,12 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Objects;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real ZooKeeper server in this process on a loopback port, for the demo and the {@code server}
@@ -21,24 +21,27 @@ import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
  */
 final class EmbeddedZooKeeper implements AutoCloseable {
 
-    private final Path dir;
-    private final ZooKeeperServerEmbedded server;
     private final int port;
     private final boolean removeData;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final Thread exitHook; // null: data kept
+    private final @Nullable Thread exitHook; // null: data kept
 
-    private EmbeddedZooKeeper(
-            Path dir,
-            ZooKeeperServerEmbedded server,
-            int port,
-            boolean removeData,
-            Thread exitHook) {
-        this.dir = dir;
-        this.server = server;
+    // One lock for every step that creates, stops or removes: the exit hook waits for a start-up
+    // in progress, and a start-up after the hook ran creates nothing.
+    private final Object lifecycle = new Object();
+
+    private @Nullable Path dir; // guarded by lifecycle, as are the two below
+
+    private @Nullable ZooKeeperServerEmbedded server;
+
+    private boolean closed;
+
+    private EmbeddedZooKeeper(int port, boolean removeData) {
         this.port = port;
         this.removeData = removeData;
-        this.exitHook = exitHook;
+        this.exitHook =
+                removeData
+                        ? new Thread(this::close, "cosid-store-embedded-zookeeper-cleanup")
+                        : null;
     }
 
     /** A server on a free port with its data in a temporary directory, removed on close. */
@@ -48,37 +51,9 @@ final class EmbeddedZooKeeper implements AutoCloseable {
 
     /**
      * A server on {@code port} (0: a free one); its data in {@code dataDir}, kept, or, when null,
-     * in a temporary directory removed on close.
+     * in a temporary directory removed on close and on exit, a signal during start-up included.
      */
-    static EmbeddedZooKeeper start(int port, Path dataDir) {
-        Path dir;
-        try {
-            dir =
-                    dataDir == null
-                            ? Files.createTempDirectory("cosid-store-zookeeper-")
-                            : Files.createDirectories(dataDir);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(
-                    "cannot use data directory " + dataDir + ": " + e.getMessage(), e);
-        }
-        // a temporary directory is removed however the JVM ends, from its creation on: a signal
-        // during the server's start-up (before any caller could register a hook) included
-        AtomicReference<ZooKeeperServerEmbedded> started = new AtomicReference<>();
-        Thread exitHook = null;
-        if (dataDir == null) {
-            exitHook =
-                    new Thread(
-                            () -> {
-                                ZooKeeperServerEmbedded running = started.get();
-                                if (running != null) {
-                                    running.close();
-                                }
-                                delete(dir);
-                            },
-                            "cosid-store-embedded-zookeeper-cleanup");
-            Runtime.getRuntime().addShutdownHook(exitHook);
-        }
-        int chosen = port == 0 ? freePort() : port;
+    static EmbeddedZooKeeper start(int port, @Nullable Path dataDir) {
         if (port != 0 && !available(port)) {
             throw new IllegalArgumentException(
                     "port "
@@ -86,36 +61,70 @@ final class EmbeddedZooKeeper implements AutoCloseable {
                             + " on 127.0.0.1 is in use (another ZooKeeper?); pick another with"
                             + " --port");
         }
-        Properties config = new Properties();
-        config.setProperty("clientPort", Integer.toString(chosen));
-        config.setProperty("clientPortAddress", "127.0.0.1");
-        config.setProperty("dataDir", dir.resolve("data").toString());
-        config.setProperty("tickTime", "500");
-        config.setProperty("admin.enableServer", "false");
-        config.setProperty("4lw.commands.whitelist", "srvr,ruok,mntr");
+        EmbeddedZooKeeper zk =
+                new EmbeddedZooKeeper(port == 0 ? freePort() : port, dataDir == null);
+        if (zk.exitHook != null) {
+            // before the directory exists: a JVM already shutting down refuses the hook, and then
+            // nothing has been created that it would have to remove
+            try {
+                Runtime.getRuntime().addShutdownHook(zk.exitHook);
+            } catch (IllegalStateException shuttingDown) {
+                throw new StoreUnavailableException(
+                        "embedded ZooKeeper on " + zk.connectString(),
+                        "not started: the process is shutting down",
+                        shuttingDown);
+            }
+        }
         try {
-            ZooKeeperServerEmbedded server =
-                    ZooKeeperServerEmbedded.builder()
-                            .baseDir(dir)
-                            .configuration(config)
-                            .exitHandler(ExitHandler.LOG_ONLY)
-                            .build();
-            started.set(server);
-            server.start(30_000);
-            return new EmbeddedZooKeeper(dir, server, chosen, dataDir == null, exitHook);
-        } catch (Exception e) {
-            ZooKeeperServerEmbedded built = started.get();
-            if (built != null) {
-                built.close();
+            zk.open(dataDir);
+            return zk;
+        } catch (RuntimeException e) {
+            zk.close();
+            throw e;
+        }
+    }
+
+    private void open(@Nullable Path dataDir) {
+        synchronized (lifecycle) {
+            if (closed) {
+                throw new StoreUnavailableException(
+                        "embedded ZooKeeper on " + connectString(),
+                        "not started: the process is shutting down",
+                        null);
             }
-            if (dataDir == null) {
-                removeHook(exitHook);
-                delete(dir);
+            Path created;
+            try {
+                created =
+                        dataDir == null
+                                ? Files.createTempDirectory("cosid-store-zookeeper-")
+                                : Files.createDirectories(dataDir);
+            } catch (IOException e) {
+                throw new IllegalArgumentException(
+                        "cannot use data directory " + dataDir + ": " + e.getMessage(), e);
             }
-            throw new StoreUnavailableException(
-                    "embedded ZooKeeper on 127.0.0.1:" + chosen,
-                    "it did not start: " + e.getMessage(),
-                    e);
+            dir = created;
+            Properties config = new Properties();
+            config.setProperty("clientPort", Integer.toString(port));
+            config.setProperty("clientPortAddress", "127.0.0.1");
+            config.setProperty("dataDir", created.resolve("data").toString());
+            config.setProperty("tickTime", "500");
+            config.setProperty("admin.enableServer", "false");
+            config.setProperty("4lw.commands.whitelist", "srvr,ruok,mntr");
+            try {
+                ZooKeeperServerEmbedded built =
+                        ZooKeeperServerEmbedded.builder()
+                                .baseDir(created)
+                                .configuration(config)
+                                .exitHandler(ExitHandler.LOG_ONLY)
+                                .build();
+                server = built;
+                built.start(30_000);
+            } catch (Exception e) {
+                throw new StoreUnavailableException(
+                        "embedded ZooKeeper on " + connectString(),
+                        "it did not start: " + e.getMessage(),
+                        e);
+            }
         }
     }
 
@@ -124,33 +133,45 @@ final class EmbeddedZooKeeper implements AutoCloseable {
     }
 
     Path dir() {
-        return dir;
+        synchronized (lifecycle) {
+            return Objects.requireNonNull(dir, "not started");
+        }
     }
 
-    /** Stops the server and removes a temporary data directory; once, from any thread. */
+    /**
+     * Stops the server and removes a temporary data directory; once, from any thread, the exit
+     * hook's included.
+     */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            server.close();
-        } finally {
-            if (removeData) {
-                removeHook(exitHook);
-                delete(dir);
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                if (server != null) {
+                    server.close();
+                }
+            } finally {
+                if (removeData) {
+                    removeHook(exitHook);
+                    if (dir != null) {
+                        delete(dir);
+                    }
+                }
             }
         }
     }
 
-    private static void removeHook(Thread hook) {
+    private static void removeHook(@Nullable Thread hook) {
         if (hook == null) {
             return;
         }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
-            // the hooks are running: this one removes the directory too
+            // the hooks are running: this close is one of them, or one is waiting for it
         }
     }
 
