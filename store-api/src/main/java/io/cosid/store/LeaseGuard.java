@@ -128,29 +128,30 @@ public final class LeaseGuard {
     }
 
     /**
-     * Releases the term, declaring the highest timestamp any guard of the term allowed: the next
-     * holder's floor becomes that timestamp plus one millisecond (or this term's floor if none was
-     * allowed), never more than the ceiling. From the moment this is called, {@link #mayStamp} of
-     * every guard of the term answers {@code false}, whatever the outcome of the release.
+     * Releases the term, declaring what the guards of the term know was stamped: the highest
+     * timestamp any of them allowed, so that the next holder's floor becomes that timestamp plus
+     * one millisecond. If no guard allowed a timestamp, the guards know nothing of what was stamped
+     * (the generator may not have asked them), so this declares nothing, as {@link
+     * SlotLeaseStore#release(SlotLease)} does, and the next floor is the term's ceiling. From the
+     * moment this is called, {@link #mayStamp} of every guard of the term answers {@code false},
+     * whatever the outcome of the release.
+     *
+     * <p>A caller that knows nothing was stamped under the term (it never handed the lease to a
+     * generator) may call {@link SlotLeaseStore#release(SlotLease, Instant)} with the lease's floor
+     * instead.
      *
      * @param store the store that issued the lease
-     * @return the end (exclusive) of the released term's window, as {@link
-     *     SlotLeaseStore#release(SlotLease, Instant)} returns it
+     * @return the end (exclusive) of the released term's window, as the store's release returns it
      * @throws StoreException as {@link SlotLeaseStore#release(SlotLease, Instant)} does
      */
     public Instant release(SlotLeaseStore store) {
         long highest = highestStamped.getAndSet(CLOSED);
-        Instant stampedBefore;
-        if (highest == CLOSED) {
-            stampedBefore =
-                    lease.ceiling(); // released before: this call only asks again, declaring
-            // nothing new
-        } else if (highest == NONE) {
-            stampedBefore = lease.floor();
-        } else {
-            stampedBefore = Instant.ofEpochMilli(highest + 1);
+        if (highest == CLOSED || highest == NONE) {
+            // Released before (this call only asks again), or no stamp recorded: a timestamp nobody
+            // recorded was maybe used, so the whole window stays used.
+            return store.release(lease);
         }
-        return store.release(lease, stampedBefore);
+        return store.release(lease, Instant.ofEpochMilli(highest + 1));
     }
 
     /**

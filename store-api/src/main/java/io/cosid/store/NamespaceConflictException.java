@@ -26,11 +26,11 @@ public class NamespaceConflictException extends StoreException {
                         + "' exists with limit "
                         + existing.limit()
                         + " and tolerance "
-                        + existing.tolerance()
+                        + StoreConfig.formatDuration(existing.tolerance())
                         + "; cannot define it with limit "
                         + requested.limit()
                         + " and tolerance "
-                        + requested.tolerance()
+                        + StoreConfig.formatDuration(requested.tolerance())
                         + ": "
                         + rule);
         this.existing = existing;

@@ -246,7 +246,7 @@ public final class StoreArguments {
                             + printable(value)
                             + "' is invalid: it "
                             + problem
-                            + "; a "
+                            + "; each "
                             + name
                             + " is one segment: "
                             + SEGMENT_RULE);

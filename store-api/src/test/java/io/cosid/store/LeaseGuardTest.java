@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
@@ -61,10 +62,11 @@ class LeaseGuardTest {
 
     /**
      * A store that answers release(lease, stampedBefore) with stampedBefore and remembers the
-     * declaration.
+     * declaration, and answers release(lease), which declares nothing, with the lease's ceiling.
      */
     private static final class DeclarationRecorder {
         final AtomicReference<Instant> declared = new AtomicReference<>();
+        final AtomicInteger undeclared = new AtomicInteger();
         final SlotLeaseStore store =
                 (SlotLeaseStore)
                         Proxy.newProxyInstance(
@@ -74,6 +76,10 @@ class LeaseGuardTest {
                                     if (method.getName().equals("release") && args.length == 2) {
                                         declared.set((Instant) args[1]);
                                         return args[1];
+                                    }
+                                    if (method.getName().equals("release")) {
+                                        undeclared.incrementAndGet();
+                                        return ((SlotLease) args[0]).ceiling();
                                     }
                                     if (method.getName().equals("renew")) {
                                         return args[0];
@@ -100,10 +106,15 @@ class LeaseGuardTest {
     }
 
     @Test
-    @DisplayName("release of a guard that allowed nothing declares the floor")
-    void releaseOfUnusedDeclaresFloor() {
+    @DisplayName(
+            "release of a term whose guards allowed nothing declares nothing: a timestamp nobody"
+                    + " recorded was maybe used, so the next floor is the ceiling")
+    void releaseOfUnrecordedDeclaresNothing() {
         DeclarationRecorder recorder = new DeclarationRecorder();
-        assertThat(guard.release(recorder.store)).isEqualTo(FLOOR);
+        LeaseGuard renewed = guard.renew(recorder.store);
+        assertThat(renewed.release(recorder.store)).isEqualTo(lease.ceiling());
+        assertThat(recorder.declared.get()).as("no declaration sent").isNull();
+        assertThat(recorder.undeclared.get()).isEqualTo(1);
     }
 
     @Test
@@ -122,6 +133,10 @@ class LeaseGuardTest {
         assertThat(renewed.release(recorder.store))
                 .as("asked again: declares nothing new")
                 .isEqualTo(lease.ceiling());
+        assertThat(recorder.declared.get())
+                .as("the first release declared nothing either")
+                .isNull();
+        assertThat(recorder.undeclared.get()).isEqualTo(2);
     }
 
     @Test

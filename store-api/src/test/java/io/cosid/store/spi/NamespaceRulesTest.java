@@ -41,6 +41,19 @@ class NamespaceRulesTest {
     }
 
     @Test
+    @DisplayName("a conflict writes tolerances as settings are written (200ms, 1s), not PT0.2S")
+    void conflictSaysDurationsAsSettings() {
+        assertThatThrownBy(
+                        () ->
+                                NamespaceRules.redefines(
+                                        current, new Namespace("ns", 8, Duration.ofMillis(200))))
+                .isInstanceOf(NamespaceConflictException.class)
+                .hasMessageContaining("exists with limit 8 and tolerance 1s;")
+                .hasMessageContaining("with limit 8 and tolerance 200ms:")
+                .hasMessageNotContaining("PT");
+    }
+
+    @Test
     @DisplayName(
             "an owner index lists the acquired slot first, then the most recent others, at most 8")
     void ownerIndex() {

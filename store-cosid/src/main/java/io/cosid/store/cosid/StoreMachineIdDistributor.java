@@ -6,6 +6,7 @@ import io.cosid.store.SlotLease;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreArguments;
+import io.cosid.store.StoreConfig;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -50,7 +51,12 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #guard} renews the lease (same fence); a lease the store gave to another holder is a
  *       {@link MachineIdLostException}, and stays lost.
  *   <li>{@link #revert} releases the lease, declaring the highest timestamp its {@link
- *       LeaseBoundSnowflakeId}s handed out, so a restart stamps from just above it.
+ *       LeaseBoundSnowflakeId}s handed out, so a restart stamps from just above it. With CosId's
+ *       own generators nothing records what they stamped, so the release declares nothing and the
+ *       whole window stays used: the next holder of the slot (a restart of this instance too) waits
+ *       in {@code distribute} until its clock reaches the old lease's ceiling, up to the ttl plus
+ *       the tolerance after the last renew. Wrap every generator of the machine id in {@link
+ *       LeaseBoundSnowflakeId} to restart without that wait.
  * </ul>
  *
  * <p><b>Ttl.</b> The lease's ttl is the {@code safeGuardDuration} given to {@code distribute} (1 ms
@@ -63,12 +69,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Tolerance and the wait for the floor.</b> The namespace is defined with the {@code
  * tolerance} of the constructor, the clock skew allowed between instances and the store. A new
- * holder's floor can lie up to one tolerance ahead of the store's clock (the previous holder's
- * ceiling), and this instance's clock up to one tolerance behind the store's, so {@code distribute}
- * waits up to twice the tolerance for its clock to reach the floor. A floor further ahead means
- * this clock is out of tolerance: the lease is released and {@code distribute} throws CosId's
- * {@link ClockTooManyBackwardsException}. Give CosId's own {@code ClockSyncSnowflakeId} no part in
- * this: the wait is done here.
+ * holder's floor can lie ahead of the store's clock by what the previous term kept (at most its
+ * ceiling: the previous holder's ttl plus one tolerance), and this instance's clock up to one
+ * tolerance behind the store's, so {@code distribute} waits up to that reserve plus twice the
+ * tolerance for its clock to reach the floor, renewing the lease every third of its ttl meanwhile.
+ * A floor further ahead means this clock is out of tolerance: the lease is released (declaring its
+ * floor, since nothing was stamped under it) and {@code distribute} throws CosId's {@link
+ * ClockTooManyBackwardsException}. Give CosId's own {@code ClockSyncSnowflakeId} no part in this:
+ * the wait is done here.
  *
  * <p>Thread-safe. Calls for one namespace and instance run one at a time; others run in parallel.
  */
@@ -151,10 +159,10 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
      *     timestamp (at or after the lease's floor)
      * @throws MachineIdOverflowException if all {@code 2^machineBit} slots are held
      * @throws IllegalArgumentException if an argument breaks its rule; nothing is written
-     * @throws ClockTooManyBackwardsException if this instance's clock is more than twice the
-     *     tolerance behind the lease's floor; the lease was released
+     * @throws ClockTooManyBackwardsException if this instance's clock is further behind the lease's
+     *     floor than the previous term's reserve plus twice the tolerance; the lease was released
      * @throws io.cosid.store.NamespaceConflictException if the namespace exists with more slots or
-     *     another tolerance
+     *     another tolerance, also while this process holds a machine id in it; nothing is written
      * @throws io.cosid.store.StoreException if the store fails; a lease acquired before the failure
      *     was released (or, if that failed too, expires after its ttl)
      */
@@ -167,6 +175,9 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
         String ownerKey = ownerKeyOf(instanceId);
         Duration ttl = ttlOf(safeGuardDuration);
         synchronized (lockOf(holder)) {
+            // First on every path: a namespace with more slots than 2^machineBit is refused
+            // before anything is written, also while this process holds an id in it.
+            slots.define(holder.namespace(), limit, tolerance);
             HeldMachineId current = held.get(holder);
             if (current != null && !current.isEnded()) {
                 try {
@@ -176,7 +187,6 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
                     current.lose("was lost: " + lost.getMessage());
                 }
             }
-            slots.define(holder.namespace(), limit, tolerance);
             long sent = nanoTime.getAsLong();
             SlotLease lease;
             try {
@@ -248,7 +258,9 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
     /**
      * Releases the machine id this process holds for {@code instanceId}, declaring the highest
      * timestamp its {@link LeaseBoundSnowflakeId}s handed out; from this call on they hand out no
-     * ID. A lease the store had ended already needs no release.
+     * ID. If none of them handed out an ID (CosId's own generators record nothing), the release
+     * declares nothing and the next holder's floor is the lease's ceiling. A lease the store had
+     * ended already needs no release.
      *
      * @param namespace the namespace
      * @param instanceId the instance
@@ -300,42 +312,55 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
     }
 
     /**
-     * Waits until this instance's clock reaches the lease's floor, at most twice the tolerance;
-     * renews after a wait, so the lease handed out is fresh.
+     * Waits until this instance's clock reaches the lease's floor. The floor may lie ahead of the
+     * store's clock by what the previous term kept (up to its ceiling, when its release declared
+     * nothing), and this clock may be up to one tolerance behind the store's, which may be up to
+     * one tolerance behind the previous holder's: so the wait allowed is that reserve plus twice
+     * the tolerance. Renews at least every third of the ttl while waiting, so that the lease
+     * outlives a long wait, and after the wait, so that the lease handed out is fresh.
      */
     private LeaseGuard awaitFloor(LeaseGuard guard) {
-        long floor = guard.lease().floor().toEpochMilli();
+        SlotLease lease = guard.lease();
+        long floor = lease.floor().toEpochMilli();
         long now = clock.millis();
         if (now >= floor) {
             return guard;
         }
-        long allowed = 2 * tolerance.toMillis();
+        // A new term's expiry is the store's now at the acquire plus the ttl (docs/contract.md).
+        long storeNow = lease.expiresAt().toEpochMilli() - lease.ttl().toMillis();
+        long allowed = Math.max(0, floor - storeNow) + 2 * tolerance.toMillis();
         long deadline = nanoTime.getAsLong() + Duration.ofMillis(allowed).toNanos();
+        long renewEvery = Math.max(1, lease.ttl().toMillis() / 3);
         while (now < floor) {
             if (floor - now > allowed || nanoTime.getAsLong() - deadline > 0) {
                 throw new ClockTooManyBackwardsException(floor, now, allowed);
             }
             try {
-                pause.sleep(Duration.ofMillis(floor - now));
+                pause.sleep(Duration.ofMillis(Math.min(floor - now, renewEvery)));
             } catch (InterruptedException interrupted) {
                 throw new CosIdException(
                         "interrupted while waiting for the floor "
-                                + guard.lease().floor()
+                                + lease.floor()
                                 + " of machine id "
-                                + guard.lease().slot()
+                                + lease.slot()
                                 + " in namespace '"
-                                + guard.lease().namespace()
+                                + lease.namespace()
                                 + "'",
                         interrupted);
             }
+            guard = guard.renew(slots);
             now = clock.millis();
         }
-        return guard.renew(slots);
+        return guard;
     }
 
+    /**
+     * Releases a lease {@code distribute} acquired but did not hand out: nobody stamped under it,
+     * which this distributor knows, so it declares the floor and the slot's window is not spent.
+     */
     private void releaseAfter(Throwable failure, LeaseGuard guard) {
         try {
-            guard.release(slots);
+            slots.release(guard.lease(), guard.lease().floor());
         } catch (RuntimeException releaseFailure) {
             failure.addSuppressed(releaseFailure);
         }
@@ -383,7 +408,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
                             + StoreArguments.MAX_TTL.toHours()
                             + " hours in whole milliseconds, or CosId's"
                             + " FOREVER_SAFE_GUARD_DURATION; was "
-                            + safeGuardDuration,
+                            + StoreConfig.formatDuration(safeGuardDuration),
                     invalid);
         }
     }

@@ -3,6 +3,7 @@ package io.cosid.store.cosid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cosid.store.NamespaceConflictException;
 import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotView;
@@ -167,6 +168,29 @@ class StoreMachineIdDistributorTest {
 
         @Test
         @DisplayName(
+                "a second call while held with a machineBit below the namespace's is refused"
+                        + " before any write: NamespaceConflictException, the lease untouched")
+        void againWhileHeldChecksMachineBit() {
+            StoreMachineIdDistributor distributor = rig.process(TOLERANCE);
+            for (int i = 0; i < 4; i++) {
+                rig.process(TOLERANCE).distribute(NS, 3, InstanceId.of("i-" + i, true), TTL);
+            }
+            assertThat(distributor.distribute(NS, 3, ALPHA, TTL).getMachineId()).isEqualTo(4);
+            SlotView before = slot(4);
+            rig.pass(Duration.ofSeconds(1));
+
+            assertThatThrownBy(() -> distributor.distribute(NS, 2, ALPHA, TTL))
+                    .isInstanceOf(NamespaceConflictException.class)
+                    .hasMessageContaining("exists with limit 8")
+                    .hasMessageContaining("cannot define it with limit 4");
+
+            assertThat(slot(4)).isEqualTo(before);
+            assertThat(inspect().namespace().limit()).isEqualTo(8);
+            assertThat(distributor.leaseOf(NS, ALPHA).slot()).isEqualTo(4);
+        }
+
+        @Test
+        @DisplayName(
                 "a second call after the store ended the term acquires anew, never answering"
                         + " from memory")
         void againAfterLossAcquires() {
@@ -213,7 +237,7 @@ class StoreMachineIdDistributorTest {
                             "safeGuardDuration is the lease's ttl and must be 1 ms to 24 hours");
             assertThatThrownBy(() -> distributor.distribute(NS, BITS, ALPHA, Duration.ofDays(2)))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("was PT48H");
+                    .hasMessageContaining("was 2d");
             try (Store operator = rig.backend.open()) {
                 assertThat(operator.slots().namespaces()).isEmpty();
             }
@@ -382,6 +406,29 @@ class StoreMachineIdDistributorTest {
         }
 
         @Test
+        @DisplayName(
+                "revert after CosId's own generator (no LeaseBoundSnowflakeId) declares nothing:"
+                        + " the next floor is the lease's ceiling")
+        void revertAfterOwnGeneratorDeclaresNothing() {
+            StoreMachineIdDistributor distributor = rig.process(TOLERANCE);
+            MachineState state = distributor.distribute(NS, BITS, ALPHA, TTL);
+            ClockedSnowflakeId plain =
+                    new ClockedSnowflakeId(
+                            BITS, state.getMachineId(), rig.clockBehind(Duration.ZERO));
+            for (int i = 0; i < 100; i++) {
+                plain.generate();
+                rig.pass(Duration.ofMillis(10));
+            }
+            SlotLease lease = distributor.leaseOf(NS, ALPHA);
+
+            distributor.revert(NS, ALPHA);
+
+            SlotView after = slot(0);
+            assertThat(after.released()).isTrue();
+            assertThat(after.nextFloor()).isEqualTo(lease.ceiling());
+        }
+
+        @Test
         @DisplayName("revert then distribute in one process asks the store: the slot is held again")
         void revertThenDistributeAsksTheStore() {
             StoreMachineIdDistributor distributor = rig.process(TOLERANCE);
@@ -446,6 +493,48 @@ class StoreMachineIdDistributorTest {
             long next = generator(restarted, ALPHA, again).generate();
             assertThat(ClockedSnowflakeId.timestampOf(next))
                     .isGreaterThanOrEqualTo(end.toEpochMilli())
+                    .isGreaterThan(ClockedSnowflakeId.timestampOf(last));
+        }
+
+        @Test
+        @DisplayName(
+                "after a revert that declared nothing, with a clock behind: waits for the old"
+                        + " ceiling, renewing every third of the ttl, and stamps above every ID of"
+                        + " CosId's own generator")
+        void afterUndeclaredRevertWaitsForTheCeiling() {
+            StoreMachineIdDistributor first = rig.process(TOLERANCE);
+            MachineState state = first.distribute(NS, BITS, ALPHA, TTL);
+            ClockedSnowflakeId plain =
+                    new ClockedSnowflakeId(
+                            BITS, state.getMachineId(), rig.clockBehind(Duration.ZERO));
+            long last = 0;
+            for (int i = 0; i < 100; i++) {
+                last = plain.generate();
+                rig.pass(Duration.ofMillis(10));
+            }
+            SlotLease old = first.leaseOf(NS, ALPHA);
+            first.revert(NS, ALPHA);
+
+            Duration behind = Duration.ofMillis(1_500);
+            StoreMachineIdDistributor restarted = rig.process(TOLERANCE, behind);
+            MachineState again = restarted.distribute(NS, BITS, ALPHA, TTL);
+
+            assertThat(again.getMachineId()).isEqualTo(state.getMachineId());
+            SlotLease lease = restarted.leaseOf(NS, ALPHA);
+            assertThat(lease.floor()).isEqualTo(old.ceiling());
+            assertThat(rig.waits)
+                    .as("steps of at most a third of the ttl, each followed by a renew")
+                    .hasSizeGreaterThan(3)
+                    .allSatisfy(w -> assertThat(w).isLessThanOrEqualTo(TTL.dividedBy(3)));
+            assertThat(lease.fence()).isEqualTo(old.fence() + 1);
+            assertThat(lease.expiresAt())
+                    .as("renewed after the wait")
+                    .isEqualTo(rig.clock.instant().plus(TTL));
+            long next =
+                    new ClockedSnowflakeId(BITS, again.getMachineId(), rig.clockBehind(behind))
+                            .generate();
+            assertThat(ClockedSnowflakeId.timestampOf(next))
+                    .isGreaterThanOrEqualTo(old.ceiling().toEpochMilli())
                     .isGreaterThan(ClockedSnowflakeId.timestampOf(last));
         }
 
