@@ -24,8 +24,11 @@ import org.apache.zookeeper.data.Stat;
  *       machineId|lastTimeStamp}.
  * </ul>
  *
- * <p>Nodes of neither shape (and the {@code -locker} nodes of Curator's promoted locks) are left
- * alone. A machine-state node whose data does not parse is reported, never guessed at.
+ * <p>A namespace or name with {@code /} puts its nodes below parents without data, which are read
+ * through. The {@code -locker} nodes of Curator's promoted locks hold no state and are passed over.
+ * Any other node refuses the migration, named, as does a machine-id namespace with {@code /} (a
+ * store namespace is one segment); a machine-state node whose data does not parse is reported,
+ * never guessed at.
  */
 record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> namespaces) {
 
@@ -61,6 +64,7 @@ record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> names
     private static final String INSTANCES = "__itc_idx";
     private static final String REVERTED = "__revert";
     private static final String MACHINE_COUNTER = "__counter";
+    private static final String LOCKER = "-locker";
     private static final Set<String> MACHINE_CHILDREN =
             Set.of(INSTANCES, REVERTED, MACHINE_COUNTER);
 
@@ -69,9 +73,12 @@ record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> names
     }
 
     /**
-     * Reads the layout under {@code root}.
+     * Reads the layout under {@code root}, the whole tree: a namespace or name with {@code /} puts
+     * a counter or a machine-id namespace below intermediate nodes.
      *
      * @throws IllegalStateException if a node's data does not parse (named), or the root is missing
+     * @throws ExitCodes.Refused if a node is of no shape understood here, or a machine-id namespace
+     *     cannot be a store namespace; every such node is named, and nothing was written
      */
     static CosIdZooKeeperLayout read(CuratorFramework client, String root) throws Exception {
         if (client.checkExists().forPath(root) == null) {
@@ -81,29 +88,104 @@ record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> names
                             + " does not exist on that ZooKeeper: nothing to migrate"
                             + " (is --cosid-root right?)");
         }
-        List<Counter> counters = new ArrayList<>();
-        List<MachineNamespace> namespaces = new ArrayList<>();
-        for (String child : sorted(client.getChildren().forPath(root))) {
-            String path = ZKPaths.makePath(root, child);
-            List<String> grandChildren = client.getChildren().forPath(path);
-            if (grandChildren.stream().anyMatch(MACHINE_CHILDREN::contains)) {
-                namespaces.add(machineNamespace(client, path, child));
-                continue;
-            }
-            Stat stat = new Stat();
-            byte[] data = client.getData().storingStatIn(stat).forPath(path);
-            if (!child.endsWith("-locker")
-                    && grandChildren.isEmpty()
-                    && data != null
-                    && data.length == 8) {
-                counters.add(
-                        new Counter(
-                                child,
-                                ByteBuffer.wrap(data).getLong(),
-                                Instant.ofEpochMilli(stat.getMtime())));
+        Walk walk = new Walk(client);
+        walk.below(root, "");
+        if (!walk.unknown.isEmpty()) {
+            throw new ExitCodes.Refused(
+                    ExitCodes.REFUSED,
+                    "refused: "
+                            + String.join("; ", walk.unknown)
+                            + ". Only CosId's own nodes can be migrated; move these away or"
+                            + " migrate them by hand. Nothing was written.");
+        }
+        return new CosIdZooKeeperLayout(walk.counters, walk.namespaces);
+    }
+
+    /** One reading of the tree: what it found, and every node it could not place. */
+    private static final class Walk {
+        private final CuratorFramework client;
+        private final List<Counter> counters = new ArrayList<>();
+        private final List<MachineNamespace> namespaces = new ArrayList<>();
+        private final List<String> unknown = new ArrayList<>();
+
+        Walk(CuratorFramework client) {
+            this.client = client;
+        }
+
+        /**
+         * Places every child of {@code path}, whose name relative to the root is {@code relative}
+         * (empty for the root itself).
+         */
+        void below(String path, String relative) throws Exception {
+            for (String child : sorted(client.getChildren().forPath(path))) {
+                String childPath = ZKPaths.makePath(path, child);
+                String name = relative.isEmpty() ? child : relative + "/" + child;
+                List<String> grandChildren;
+                try {
+                    grandChildren = client.getChildren().forPath(childPath);
+                } catch (KeeperException.NoNodeException deleted) {
+                    continue; // deleted while we listed: CosId is at work, the quiet check
+                    // catches it on the nodes still there
+                }
+                if (grandChildren.stream().anyMatch(MACHINE_CHILDREN::contains)) {
+                    machineNamespaceAt(childPath, name, grandChildren);
+                } else if (!child.endsWith(LOCKER)) {
+                    // (a "-locker" node is a Curator lock of a counter's PromotedToLock: ephemeral
+                    // lock nodes only, no state to migrate)
+                    nodeAt(childPath, name, grandChildren);
+                }
             }
         }
-        return new CosIdZooKeeperLayout(counters, namespaces);
+
+        private void machineNamespaceAt(String path, String name, List<String> children)
+                throws Exception {
+            for (String child : sorted(children)) {
+                if (!MACHINE_CHILDREN.contains(child) && !child.equals(MACHINE_COUNTER + LOCKER)) {
+                    unknown.add(
+                            ZKPaths.makePath(path, child)
+                                    + " is not a node of CosId's machine-id layout (__counter,"
+                                    + " __counter-locker, __itc_idx, __revert)");
+                }
+            }
+            if (name.indexOf('/') >= 0) {
+                unknown.add(
+                        "CosId's machine-id namespace '"
+                                + name
+                                + "' at "
+                                + path
+                                + " cannot be a cosid-store namespace, which is one segment"
+                                + " (no '/')");
+                return;
+            }
+            namespaces.add(machineNamespace(client, path, name));
+        }
+
+        private void nodeAt(String path, String name, List<String> children) throws Exception {
+            Stat stat = new Stat();
+            byte[] data = dataOrNull(client, path, stat);
+            if (data == null) {
+                return; // deleted while we listed, as above
+            }
+            if (children.isEmpty() && data.length == 8) {
+                counters.add(
+                        new Counter(
+                                name,
+                                ByteBuffer.wrap(data).getLong(),
+                                Instant.ofEpochMilli(stat.getMtime())));
+            } else if (data.length == 0) {
+                // a parent Curator created for a namespace or name with '/': look below it
+                below(path, name);
+            } else {
+                unknown.add(
+                        path
+                                + " holds "
+                                + data.length
+                                + " bytes"
+                                + (children.isEmpty() ? "" : " and has children")
+                                + ", neither a CosId segment counter (8 bytes, no children) nor"
+                                + " a machine-id namespace");
+            }
+        }
     }
 
     private static MachineNamespace machineNamespace(

@@ -27,7 +27,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.atomic.DistributedAtomicInteger;
 import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
+import org.apache.curator.framework.recipes.atomic.PromotedToLock;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -215,6 +217,99 @@ class MigrateFromCosIdTest {
                     (first >>> (63 - MillisecondSnowflakeId.DEFAULT_TIMESTAMP_BIT))
                             + CosId.COSID_EPOCH;
             assertThat(stamped).isGreaterThanOrEqualTo(needed.toEpochMilli());
+        }
+    }
+
+    /**
+     * A counter as CosId's ZooKeeper segment distributor writes it for {@code namespace} and {@code
+     * name}: a {@code DistributedAtomicLong} at {@code {root}/{namespace}.{name}} promoted to a
+     * lock at {@code {counter}-locker}, drawn to {@code drawnTo}.
+     */
+    private void cosIdCounter(String namespace, String name, long drawnTo) throws Exception {
+        String path = cosIdRoot + "/" + namespace + "." + name;
+        DistributedAtomicLong counter =
+                new DistributedAtomicLong(
+                        curator,
+                        path,
+                        new RetryOneTime(100),
+                        PromotedToLock.builder()
+                                .lockPath(path + "-locker")
+                                .retryPolicy(new RetryOneTime(100))
+                                .build());
+        counter.initialize(0L);
+        for (long drawn = 0; drawn < drawnTo; drawn += 100) {
+            assertThat(counter.add(100L).succeeded()).isTrue();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a counter whose namespace has '/' (shop/eu.order below /shop) is found by --all and"
+                    + " --keys, and StoreIdSegmentDistributor continues above it")
+    void nestedCounter() throws Exception {
+        cosIdCounter("shop/eu", "order", 500);
+        // the promoted lock as Curator leaves it while an instance holds it
+        curator.create()
+                .creatingParentContainersIfNeeded()
+                .withMode(CreateMode.EPHEMERAL)
+                .forPath(cosIdRoot + "/shop/eu.order-locker/_c_1-lock-0000000001");
+
+        Cli.Result byKey = migrate("--keys", "shop/eu.order", "--quiet-for", "1ms");
+        assertThat(byKey.code()).as(byKey.toString()).isZero();
+        assertThat(byKey.out()).contains("shop/eu.order").contains("advanced target to 500");
+        Cli.Result all = migrate("--all", "--quiet-for", "1ms");
+        assertThat(all.code()).as(all.toString()).isZero();
+        assertThat(all.out()).contains("advanced target to 2500").contains("verified");
+
+        try (Store target = target()) {
+            assertThat(target.ranges().peek("shop/eu.order").orElseThrow().next()).isEqualTo(500);
+            StoreIdSegmentDistributor segments =
+                    new StoreIdSegmentDistributor(target.ranges(), "shop/eu", "order", 100);
+            assertThat(segments.nextMaxId(100)).isEqualTo(600);
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a node under CosId's root of no shape it knows refuses the migration, named,"
+                    + " and nothing is written")
+    void unknownNode() throws Exception {
+        cosIdCounter("shop/eu", "order", 500);
+        curator.create()
+                .forPath(cosIdRoot + "/shop/notes", "hello".getBytes(StandardCharsets.UTF_8));
+        curator.create().forPath(cosIdRoot + "/orders/extra", new byte[8]);
+
+        Cli.Result r = migrate("--all", "--quiet-for", "1ms");
+
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err())
+                .contains(cosIdRoot + "/shop/notes holds 5 bytes, neither a CosId segment counter")
+                .contains(cosIdRoot + "/orders/extra is not a node of CosId's machine-id layout")
+                .contains("Nothing was written");
+        try (Store target = target()) {
+            assertThat(target.ranges().list()).isEmpty();
+            assertThat(target.slots().namespaces()).isEmpty();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a machine-id namespace with '/' refuses the migration: a store namespace is one"
+                    + " segment")
+    void nestedMachineNamespace() throws Exception {
+        DistributedAtomicInteger machines =
+                new DistributedAtomicInteger(
+                        curator, cosIdRoot + "/shop/eu/__counter", new RetryOneTime(100));
+        assertThat(machines.increment().succeeded()).isTrue();
+
+        Cli.Result r = migrate("--all", "--quiet-for", "1ms");
+
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err())
+                .contains("CosId's machine-id namespace 'shop/eu' at " + cosIdRoot + "/shop/eu")
+                .contains("one segment");
+        try (Store target = target()) {
+            assertThat(target.ranges().list()).isEmpty();
         }
     }
 
