@@ -10,10 +10,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import me.ahoo.cosid.machine.MachineIdDistributor;
 import me.ahoo.cosid.segment.IdSegmentDistributorFactory;
+import me.ahoo.cosid.snowflake.SnowflakeId;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -30,7 +32,8 @@ import org.springframework.context.annotation.Import;
  *   <li>with exactly one store: its {@link RangeStore} and {@link SlotLeaseStore}, and, when CosId
  *       is on the class path, CosId's {@link IdSegmentDistributorFactory} and {@link
  *       MachineIdDistributor} on them (before CosId's own auto-configuration, so that CosId uses
- *       them);
+ *       them), and with {@code cosid.store-machine.snowflake.namespace} a {@link SnowflakeId} bound
+ *       to its machine id's lease, released at shutdown declaring its last timestamp;
  *   <li>with Micrometer: {@link StoreMetrics}, which the stores report to;
  *   <li>with the actuator: a health indicator {@code cosidStore}.
  * </ul>
@@ -89,6 +92,21 @@ public class CosIdStoreAutoConfiguration {
                     store.slots(),
                     properties.getStoreMachine().getTolerance(),
                     properties.getStoreMachine().getForeverTtl());
+        }
+
+        @Bean
+        @ConditionalOnProperty(prefix = "cosid.store-machine.snowflake", name = "namespace")
+        LeaseBoundSnowflake cosidStoreLeaseBoundSnowflake(
+                MachineIdDistributor distributor, CosIdStoreProperties properties) {
+            return LeaseBoundSnowflake.start(
+                    distributor, properties.getStoreMachine().getSnowflake());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(SnowflakeId.class)
+        @ConditionalOnProperty(prefix = "cosid.store-machine.snowflake", name = "namespace")
+        SnowflakeId cosidStoreSnowflakeId(LeaseBoundSnowflake snowflake) {
+            return snowflake.generator();
         }
     }
 
