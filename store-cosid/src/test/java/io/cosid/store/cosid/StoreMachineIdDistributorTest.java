@@ -284,7 +284,8 @@ class StoreMachineIdDistributorTest {
 
         @Test
         @DisplayName(
-                "a clock more than twice the tolerance behind the floor:"
+                "a clock further behind the floor than the previous window kept plus twice the"
+                        + " tolerance:"
                         + " ClockTooManyBackwardsException, and the lease released")
         void tooFarBehindReleases() {
             SlotLease before = pausedHolder();
