@@ -1,5 +1,7 @@
 package io.cosid.store.cli;
 
+import io.cosid.store.StoreConfig;
+import io.cosid.store.zookeeper.ZooKeeperStores;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -36,14 +38,15 @@ final class CosIdZooKeeper implements AutoCloseable {
             connected = false;
         }
         if (!connected) {
-            client.close();
+            // never connected: no session to end, so no reason to wait for the close
+            ZooKeeperStores.closeClient(client, Duration.ofMillis(100));
             throw new ExitCodes.Refused(
                     ExitCodes.FAILED,
                     "could not connect to CosId's ZooKeeper at "
                             + connectString
                             + " within "
-                            + wait.toMillis()
-                            + " ms (--connect-wait); nothing was written");
+                            + StoreConfig.formatDuration(wait)
+                            + " (--connect-wait); nothing was written");
         }
         return new CosIdZooKeeper(client);
     }
@@ -60,8 +63,9 @@ final class CosIdZooKeeper implements AutoCloseable {
         }
     }
 
+    /** Closes the session, waiting at most a second for a server that does not answer. */
     @Override
     public void close() {
-        client.close();
+        ZooKeeperStores.closeClient(client, Duration.ofSeconds(1));
     }
 }

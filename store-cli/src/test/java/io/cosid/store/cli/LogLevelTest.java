@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,34 +24,16 @@ class LogLevelTest {
 
     private final String root = "/cli-log-" + UUID.randomUUID().toString().substring(0, 8);
 
-    /** What a run printed. */
-    private record Run(int code, String out, String err) {}
-
-    private Run tool(String... args) throws IOException, InterruptedException {
-        List<String> command =
-                new ArrayList<>(
-                        List.of(
-                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                                "-cp",
-                                System.getProperty("java.class.path"),
-                                CosIdStoreCli.class.getName()));
-        command.addAll(List.of(args));
-        command.addAll(List.of("--connect", SERVER.server().connectString(), "--root", root));
-        Process p = new ProcessBuilder(command).start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        byte[] err = p.getErrorStream().readAllBytes();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the tool ends").isTrue();
-        return new Run(
-                p.exitValue(),
-                new String(out, StandardCharsets.UTF_8),
-                new String(err, StandardCharsets.UTF_8));
+    private ToolProcess tool(String... args) throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--connect", SERVER.server().connectString(), "--root", root));
+        return ToolProcess.run(all.toArray(String[]::new));
     }
 
     @Test
     @DisplayName("info shows the store opening with its options and closing; nothing else changes")
     void info() throws Exception {
-        Run run = tool("--log-level", "info", "ranges", "list");
+        ToolProcess run = tool("--log-level", "info", "ranges", "list");
         assertThat(run.code()).isZero();
         assertThat(run.err())
                 .contains("store 'cli' (zookeeper) opened: connectString=")
@@ -67,7 +46,7 @@ class LogLevelTest {
     @Test
     @DisplayName("debug adds every operation")
     void debug() throws Exception {
-        Run run = tool("--log-level=debug", "ranges", "list");
+        ToolProcess run = tool("--log-level=debug", "ranges", "list");
         assertThat(run.code()).isZero();
         assertThat(run.err()).contains("store 'cli': range.list took ");
     }
@@ -75,7 +54,7 @@ class LogLevelTest {
     @Test
     @DisplayName("by default the store writes no log line")
     void quietByDefault() throws Exception {
-        Run run = tool("ranges", "list");
+        ToolProcess run = tool("ranges", "list");
         assertThat(run.code()).isZero();
         assertThat(run.err()).isEmpty();
     }
@@ -83,7 +62,7 @@ class LogLevelTest {
     @Test
     @DisplayName("an unknown level is a usage error naming the levels")
     void unknownLevel() throws Exception {
-        Run run = tool("--log-level", "loud", "ranges", "list");
+        ToolProcess run = tool("--log-level", "loud", "ranges", "list");
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err()).contains("loud").contains("off, error, warn, info, debug, trace");
     }

@@ -3,7 +3,9 @@ package io.cosid.store.zookeeper;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.zookeeper.internal.ClientClose;
 import io.cosid.store.zookeeper.internal.ZooKeeperStoreAssembly;
+import java.time.Duration;
 import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -64,5 +66,18 @@ public final class ZooKeeperStores {
      */
     public static Store open(StoreConfig config, CuratorFramework client) {
         return ZooKeeperStoreAssembly.open(config, client);
+    }
+
+    /**
+     * Closes a Curator client, waiting at most {@code bound} for it. ZooKeeper's client waits a
+     * whole session timeout to end its session with a server that accepts connections but never
+     * answers; past the bound the close goes on in the background, on daemon threads.
+     *
+     * @param client the client to close
+     * @param bound how long to wait for the close, at least zero
+     * @return true if the close finished within the bound
+     */
+    public static boolean closeClient(CuratorFramework client, Duration bound) {
+        return ClientClose.within(client, bound);
     }
 }

@@ -1,6 +1,8 @@
 package io.cosid.store.zookeeper.internal;
 
+import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreObserver;
+import java.time.Duration;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +33,15 @@ final class StoreLog implements StoreObserver {
     /** The store opened, with its effective options (secrets masked). */
     void openedWith(String store, String options) {
         log.info("store '{}' (zookeeper) opened: {}", store, options);
+    }
+
+    /** The store's own client did not finish closing within the store's timeout. */
+    void clientStillClosing(String store, Duration timeout) {
+        log.warn(
+                "store '{}' (zookeeper): its client did not finish closing within {} (the server"
+                        + " does not answer); it finishes in the background",
+                store,
+                StoreConfig.formatDuration(timeout));
     }
 
     @Override

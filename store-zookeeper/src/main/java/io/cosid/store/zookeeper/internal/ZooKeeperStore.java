@@ -10,6 +10,7 @@ import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.spi.OperationNames;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -27,6 +28,7 @@ final class ZooKeeperStore implements Store {
     private final NodePaths paths;
     private final Settlements settlements;
     private final ConnectionReports connectionReports;
+    private final Observations observations;
 
     @Inject
     ZooKeeperStore(
@@ -39,8 +41,10 @@ final class ZooKeeperStore implements Store {
             RoundTrips roundTrips,
             NodePaths paths,
             Settlements settlements,
-            ConnectionReports connectionReports) {
+            ConnectionReports connectionReports,
+            Observations observations) {
         this.connectionReports = connectionReports;
+        this.observations = observations;
         this.config = config;
         this.lifecycle = lifecycle;
         this.ranges = ranges;
@@ -100,15 +104,22 @@ final class ZooKeeperStore implements Store {
                 });
     }
 
+    /**
+     * Closes the store within one store timeout: settlements still under way (timed-out acquires
+     * and releases) and then the store's own client share it; a client that is still closing then
+     * (a server that does not answer) finishes in the background, and the log says so.
+     */
     @Override
     public void close() {
         if (lifecycle.close()) {
+            Deadline deadline = Deadline.start("close", lifecycle.timeout());
             connectionReports.stop();
-            settlements
-                    .finish(); // timed-out acquires and releases still being settled, at most one
-            // budget
+            settlements.finish();
             if (ownership == ClientOwnership.OWNED) {
-                client.close();
+                Duration left = Duration.ofNanos(Math.max(0, deadline.remainingNanos()));
+                if (!ClientClose.within(client, left)) {
+                    observations.log().clientStillClosing(config.name(), lifecycle.timeout());
+                }
             }
         }
     }

@@ -84,11 +84,12 @@ public final class ZooKeeperStoreAssembly {
             awaitConnection(client, options);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            client.close();
+            ClientClose.within(client, UNCONNECTED_CLOSE);
             throw new StoreUnavailableException(
                     options.connectString(), "interrupted while connecting", e);
         } catch (RuntimeException e) {
-            client.close();
+            // a client that never connected has no session to end: do not wait for it
+            ClientClose.within(client, UNCONNECTED_CLOSE);
             throw e;
         }
         return checked(
@@ -96,6 +97,12 @@ public final class ZooKeeperStoreAssembly {
                         .create(config, options, client, ClientOwnership.OWNED),
                 true);
     }
+
+    /**
+     * How long a failed open waits for its client to close: it never connected, so there is no
+     * session to end, and the open has used its budget already ({@link ClientClose}).
+     */
+    private static final Duration UNCONNECTED_CLOSE = Duration.ofMillis(100);
 
     /**
      * How long a connection may take before the store probes the servers to say why it does not

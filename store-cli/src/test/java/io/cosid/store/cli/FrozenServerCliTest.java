@@ -1,0 +1,126 @@
+package io.cosid.store.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tool against a server that accepts connections and never answers (a silent listener, as a
+ * server stopped with SIGSTOP is): each command ends soon after the wait it names, in a process of
+ * its own, instead of after ZooKeeper's 60 s session timeout. The bound is generous against the 2 s
+ * wait and far below the session timeout.
+ */
+@DisplayName("cosid-store against a server that never answers")
+class FrozenServerCliTest {
+
+    private static final Duration GENEROUS = Duration.ofSeconds(25);
+
+    /** The migration's target: a server that answers. */
+    @RegisterExtension
+    static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    @TempDir Path dir;
+    private ServerSocket listener;
+    private final List<Socket> accepted = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void listen() throws IOException {
+        listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor =
+                new Thread(
+                        () -> {
+                            try {
+                                while (true) {
+                                    accepted.add(listener.accept());
+                                }
+                            } catch (IOException closed) {
+                                // the test is over
+                            }
+                        },
+                        "silent-listener");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        listener.close();
+        for (Socket s : accepted) {
+            s.close();
+        }
+    }
+
+    private String silent() {
+        return "127.0.0.1:" + listener.getLocalPort();
+    }
+
+    @Test
+    @DisplayName(
+            "ranges list --connect-wait 2s --timeout 1s ends soon after 2 s, exit 1, naming the"
+                    + " wait")
+    void inspection() throws Exception {
+        ToolProcess run =
+                ToolProcess.run(
+                        "ranges",
+                        "list",
+                        "--connect",
+                        silent(),
+                        "--connect-wait",
+                        "2s",
+                        "--timeout",
+                        "1s");
+
+        assertThat(run.code()).as(run.toString()).isEqualTo(ExitCodes.FAILED);
+        assertThat(run.err()).contains("no connection within 2s (--connect-wait)");
+        assertThat(run.took()).as(run.toString()).isLessThan(GENEROUS);
+    }
+
+    @Test
+    @DisplayName("migrate --from-cosid-zookeeper ends soon after its 2 s wait, nothing written")
+    void migrationSource() throws Exception {
+        Path config = dir.resolve("stores.yaml");
+        Files.writeString(
+                config,
+                "cosid:\n  stores:\n    new:\n      type: zookeeper\n      options:\n"
+                        + "        connectString: "
+                        + SERVER.server().connectString()
+                        + "\n        root: /frozen-"
+                        + UUID.randomUUID()
+                        + "\n");
+
+        ToolProcess run =
+                ToolProcess.run(
+                        "migrate",
+                        "--config",
+                        config.toString(),
+                        "--from-cosid-zookeeper",
+                        silent(),
+                        "--connect-wait",
+                        "2s",
+                        "--to",
+                        "new",
+                        "--all");
+
+        assertThat(run.code()).as(run.toString()).isEqualTo(ExitCodes.FAILED);
+        assertThat(run.err())
+                .contains("could not connect to CosId's ZooKeeper at " + silent() + " within 2s")
+                .contains("nothing was written");
+        assertThat(run.took()).as(run.toString()).isLessThan(GENEROUS);
+    }
+}

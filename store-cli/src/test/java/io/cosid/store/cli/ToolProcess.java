@@ -1,0 +1,56 @@
+package io.cosid.store.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** The tool in a process of its own, as a user runs it: what it printed, its exit and its time. */
+record ToolProcess(int code, String out, String err, Duration took) {
+
+    /**
+     * Runs the tool with {@code args} and no standard input, waiting at most two minutes.
+     *
+     * @throws AssertionError if it did not end within them
+     */
+    static ToolProcess run(String... args) throws IOException, InterruptedException {
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                CosIdStoreCli.class.getName()));
+        command.addAll(List.of(args));
+        long started = System.nanoTime();
+        Process p = new ProcessBuilder(command).start();
+        p.getOutputStream().close();
+        CompletableFuture<byte[]> err =
+                CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(2, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("the tool did not end within 2 minutes: " + args[0]);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        return new ToolProcess(
+                p.exitValue(),
+                new String(out, StandardCharsets.UTF_8),
+                new String(err.join(), StandardCharsets.UTF_8),
+                took);
+    }
+
+    private static byte[] readAll(InputStream in) {
+        try {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
