@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,11 +19,12 @@ import picocli.CommandLine.Option;
  * <p>Exit codes by class: {@value ExitCodes#OK} success; {@value ExitCodes#FAILED} the store failed
  * (unreachable, timed out, corrupt data); {@value ExitCodes#USAGE} bad command line or
  * configuration (a malformed connect string fails here, before any connection attempt); {@value
- * ExitCodes#REFUSED} refused for safety (a confirmation flag is missing, leases are held); {@value
- * ExitCodes#INVARIANT_BROKEN} an invariant is broken (duplicate IDs, overlapping windows), and only
- * that; {@value ExitCodes#NOT_FOUND} what the command names does not exist (an undefined namespace,
- * an unused key). Errors go to stderr as one line in the user's terms; {@code --verbose} adds the
- * stack trace and the client libraries' warnings.
+ * ExitCodes#REFUSED} refused for safety (a confirmation flag is missing, leases are held, a key is
+ * sealed, a namespace is defined otherwise); {@value ExitCodes#INVARIANT_BROKEN} an invariant is
+ * broken (duplicate IDs, overlapping windows), and only that; {@value ExitCodes#NOT_FOUND} what the
+ * command names does not exist (an undefined namespace, an unused key); 130 interrupted by Ctrl-C
+ * (SIGINT). Errors go to stderr as one line in the user's terms; {@code --verbose} adds the stack
+ * trace and the client libraries' warnings.
  */
 @Command(
         name = "cosid-store",
@@ -45,9 +47,11 @@ import picocli.CommandLine.Option;
             "0:success",
             "1:the store failed: unreachable, timed out, or corrupt data",
             "2:bad command line or configuration (a malformed connect string, too)",
-            "3:refused for safety: a confirmation flag is missing, or leases are held",
+            "3:refused for safety: a confirmation flag is missing, leases are held, a key is"
+                    + " sealed, a namespace is defined otherwise",
             "4:an invariant is broken: duplicate IDs or overlapping windows",
-            "5:not found: an undefined namespace or an unused key"
+            "5:not found: an undefined namespace or an unused key",
+            "130:interrupted (Ctrl-C, SIGINT): what was under way may or may not have landed"
         })
 public final class CosIdStoreCli {
 
@@ -106,7 +110,25 @@ public final class CosIdStoreCli {
      * @param args the command line
      */
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        AtomicBoolean finished = new AtomicBoolean();
+        // A signal (Ctrl-C: exit 130) ends the JVM without run() returning: say so, since a
+        // write under way may or may not have landed.
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    if (!finished.get()) {
+                                        System.err.println(
+                                                "cosid-store: stopped by a signal (Ctrl-C: exit"
+                                                        + " 130); a write under way may or may"
+                                                        + " not have landed");
+                                        System.err.flush();
+                                    }
+                                },
+                                "cosid-store-signal"));
+        int code = run(args, System.out, System.err);
+        finished.set(true);
+        System.exit(code);
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.cosid.store.cli;
 
+import io.cosid.store.NamespaceConflictException;
 import io.cosid.store.NamespaceNotFoundException;
+import io.cosid.store.RangeSealedException;
+import io.cosid.store.SlotBusyException;
 import io.cosid.store.StoreException;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,7 +23,10 @@ final class ExitCodes {
     /** A bad command line or configuration, including a malformed connect string. */
     static final int USAGE = 2;
 
-    /** Refused for safety: a confirmation is missing, or leases are held. */
+    /**
+     * Refused for safety: a confirmation is missing, leases are held, or the store refused what its
+     * state forbids (a sealed key, a namespace defined otherwise, a slot held).
+     */
     static final int REFUSED = 3;
 
     /** An invariant is broken: duplicate IDs or overlapping windows. Only that. */
@@ -44,15 +50,32 @@ final class ExitCodes {
         if (e instanceof NamespaceNotFoundException) {
             return NOT_FOUND;
         }
+        if (isStoreRefusal(e)) {
+            return REFUSED;
+        }
         if (e instanceof IllegalArgumentException || e instanceof ParameterException) {
             return USAGE;
         }
         return FAILED;
     }
 
-    /** One line for people: {@link #describe}, after "error: " unless it was a refusal. */
+    /**
+     * Whether the store refused what its state forbids, changing nothing: the caller's answer, not
+     * a failure of the store.
+     */
+    private static boolean isStoreRefusal(Throwable e) {
+        return e instanceof RangeSealedException
+                || e instanceof NamespaceConflictException
+                || e instanceof SlotBusyException;
+    }
+
+    /**
+     * One line for people: {@link #describe}, after "error: ", or "refused: " when the store
+     * refused (a refusal of the tool's own says so itself).
+     */
     static String line(Throwable e) {
-        return (e instanceof Refused ? "" : "error: ") + describe(e);
+        String prefix = e instanceof Refused ? "" : isStoreRefusal(e) ? "refused: " : "error: ";
+        return prefix + describe(e);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -71,9 +72,10 @@ final class MigrateCommand implements Callable<Integer> {
             names = "--tolerance",
             paramLabel = "DURATION",
             description =
-                    "Tolerance of the machine-id namespaces; the same as"
-                            + " StoreMachineIdDistributor's (default 2s).")
-    String tolerance = "2s";
+                    "Tolerance of the machine-id namespaces; the same as the applications'"
+                            + " StoreMachineIdDistributor's (default ${DEFAULT-VALUE}, as the"
+                            + " Spring Boot starter's cosid.store-machine.tolerance).")
+    String tolerance = StoreConfig.formatDuration(Namespace.DEFAULT_TOLERANCE);
 
     @Option(
             names = "--cosid-guard-delay",
@@ -121,8 +123,7 @@ final class MigrateCommand implements Callable<Integer> {
             description = "How long to wait for each store's first connection (default 5s).")
     String connectWait;
 
-    @Option(names = "--json", description = "One JSON document for scripts.")
-    boolean json;
+    @Mixin JsonOption output;
 
     @Spec CommandSpec spec;
 
@@ -246,7 +247,7 @@ final class MigrateCommand implements Callable<Integer> {
 
     private void print(Migration.Report report) {
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (output.json) {
             out.println(Json.document(report.json()));
             return;
         }

@@ -279,8 +279,8 @@ final class Migration {
                         + " (limit "
                         + limit
                         + ", tolerance "
-                        + tolerance.toMillis()
-                        + "ms) on the target");
+                        + StoreConfig.formatDuration(tolerance)
+                        + ") on the target");
         if (!dryRun) {
             target.slots().define(name, limit, tolerance);
         }

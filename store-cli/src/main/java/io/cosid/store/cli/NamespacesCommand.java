@@ -3,6 +3,7 @@ package io.cosid.store.cli;
 import io.cosid.store.Namespace;
 import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code namespaces}: every slot namespace with its limit, tolerance and held slots. */
@@ -22,8 +22,7 @@ final class NamespacesCommand implements Callable<Integer> {
 
     @Mixin StoreSelection selection;
 
-    @Option(names = "--json", description = "One JSON document for scripts.")
-    boolean json;
+    @Mixin JsonOption output;
 
     @Spec CommandSpec spec;
 
@@ -36,9 +35,9 @@ final class NamespacesCommand implements Callable<Integer> {
                 NamespaceSnapshot snapshot = store.slots().inspect(ns.name());
                 long held = snapshot.held().size();
                 rows.add(Views.namespace(ns, held));
-                t.row(ns.name(), ns.limit(), ns.tolerance().toMillis() + "ms", held);
+                t.row(ns.name(), ns.limit(), StoreConfig.formatDuration(ns.tolerance()), held);
             }
-            if (json) {
+            if (output.json) {
                 spec.commandLine().getOut().println(Json.document(Map.of("namespaces", rows)));
             } else {
                 t.print(spec.commandLine().getOut());

@@ -8,6 +8,7 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,17 +35,19 @@ final class PurgeCommand implements Callable<Integer> {
             description = "Confirm that no instance uses this store any more.")
     boolean confirmed;
 
+    @Mixin JsonOption output;
+
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
         StoreConfig config = StoreSelection.requireLasting(selection.config(), "purge");
-        String name = config.name();
+        String name = where(config);
         if (!confirmed) {
             throw new ExitCodes.Refused(
                     ExitCodes.REFUSED,
                     "refused: purge deletes every range key, namespace and"
-                            + " slot of store "
+                            + " slot of "
                             + name
                             + "; a running instance would then fail, and a new one would start"
                             + " counters and fences over. Stop every instance, then add"
@@ -80,7 +83,7 @@ final class PurgeCommand implements Callable<Integer> {
             if (keys == 0 && namespaces.isEmpty()) {
                 throw new ExitCodes.Refused(
                         ExitCodes.NOT_FOUND,
-                        "nothing to purge: store "
+                        "nothing to purge: "
                                 + name
                                 + " has no range key and no namespace (a mistyped --root or"
                                 + " store name?). Nothing was deleted.");
@@ -96,17 +99,30 @@ final class PurgeCommand implements Callable<Integer> {
                                                             + store.type()
                                                             + " cannot be purged"));
             admin.purge();
-            spec.commandLine()
-                    .getOut()
-                    .println(
-                            "purged store "
-                                    + name
-                                    + ": "
-                                    + keys
-                                    + " range key(s), "
-                                    + namespaces.size()
-                                    + " namespace(s)");
+            output.print(
+                    spec.commandLine().getOut(),
+                    "purged "
+                            + name
+                            + ": "
+                            + keys
+                            + " range key(s), "
+                            + namespaces.size()
+                            + " namespace(s)",
+                    Map.of("purged", name, "rangeKeys", keys, "namespaces", namespaces.size()));
             return ExitCodes.OK;
         }
+    }
+
+    /**
+     * What a purge deletes, in the user's terms: the root and the servers of a ZooKeeper store (the
+     * store's name is the tool's own with {@code --connect}), or the named store of a file.
+     */
+    static String where(StoreConfig config) {
+        String root = config.options().getOrDefault("root", StoreSelection.DEFAULT_ROOT);
+        String servers = config.options().get("connectString");
+        String place = "root " + root + (servers == null ? "" : " on " + servers);
+        return StoreSelection.isToolStore(config)
+                ? place
+                : "store " + config.name() + " (" + place + ")";
     }
 }

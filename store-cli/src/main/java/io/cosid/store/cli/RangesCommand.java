@@ -42,8 +42,7 @@ final class RangesCommand implements Callable<Integer> {
     static final class ListKeys implements Callable<Integer> {
         @Mixin StoreSelection selection;
 
-        @Option(names = "--json", description = "One JSON document for scripts.")
-        boolean json;
+        @Mixin JsonOption output;
 
         @Spec CommandSpec spec;
 
@@ -51,7 +50,7 @@ final class RangesCommand implements Callable<Integer> {
         public Integer call() {
             try (Store store = selection.open()) {
                 Map<String, RangeState> all = store.ranges().list();
-                if (json) {
+                if (output.json) {
                     List<Object> keys = new ArrayList<>();
                     all.forEach((k, s) -> keys.add(Views.range(k, s)));
                     spec.commandLine().getOut().println(Json.document(Map.of("ranges", keys)));
@@ -75,8 +74,7 @@ final class RangesCommand implements Callable<Integer> {
         @Parameters(paramLabel = "KEY", description = "The range key.")
         String key;
 
-        @Option(names = "--json", description = "One JSON document for scripts.")
-        boolean json;
+        @Mixin JsonOption output;
 
         @Spec CommandSpec spec;
 
@@ -84,7 +82,7 @@ final class RangesCommand implements Callable<Integer> {
         public Integer call() {
             try (Store store = selection.open()) {
                 Optional<RangeState> state = store.ranges().peek(key);
-                if (json) {
+                if (output.json) {
                     spec.commandLine()
                             .getOut()
                             .println(Json.document(Views.range(key, state.orElse(null))));
@@ -130,6 +128,8 @@ final class RangesCommand implements Callable<Integer> {
                 description = "Confirm sealing a key that was never used (not a typo).")
         boolean unused;
 
+        @Mixin JsonOption output;
+
         @Spec CommandSpec spec;
 
         @Override
@@ -153,19 +153,15 @@ final class RangesCommand implements Callable<Integer> {
                                     + " nothing was written. To seal it at 0 anyway, add"
                                     + " --unused-key");
                 }
-                if (before.isPresent() && before.get().sealed()) {
-                    spec.commandLine()
-                            .getOut()
-                            .println(
-                                    key
-                                            + ": already sealed at "
-                                            + before.get().next()
-                                            + " (unchanged)");
-                    return ExitCodes.OK;
-                }
-                spec.commandLine()
-                        .getOut()
-                        .println(key + ": sealed at " + store.ranges().seal(key));
+                boolean already = before.isPresent() && before.get().sealed();
+                long next = already ? before.get().next() : store.ranges().seal(key);
+                output.print(
+                        spec.commandLine().getOut(),
+                        key
+                                + (already
+                                        ? ": already sealed at " + next + " (unchanged)"
+                                        : ": sealed at " + next),
+                        Map.of("key", key, "next", next, "sealed", true, "changed", !already));
                 return ExitCodes.OK;
             }
         }
@@ -194,6 +190,13 @@ final class RangesCommand implements Callable<Integer> {
                 names = "--near-end",
                 description = "Confirm a VALUE within 2^32 of the largest value (not a typo).")
         boolean nearEnd;
+
+        @Option(
+                names = "--unused-key",
+                description = "Confirm advancing a key that was never used (not a typo).")
+        boolean unused;
+
+        @Mixin JsonOption output;
 
         /** Values above this leave a key fewer than 2^32 values: a typo more likely than a plan. */
         static final long NEAR_END = Long.MAX_VALUE - (1L << 32);
@@ -227,20 +230,29 @@ final class RangesCommand implements Callable<Integer> {
             }
             try (Store store = selection.openForChange("ranges advance")) {
                 Optional<RangeState> before = store.ranges().peek(key);
-                long next = store.ranges().advance(key, value);
-                if (before.isPresent() && before.get().next() >= value) {
-                    spec.commandLine()
-                            .getOut()
-                            .println(
-                                    key
-                                            + ": next "
-                                            + next
-                                            + " (unchanged: already at or above "
-                                            + value
-                                            + "; advance never lowers)");
-                } else {
-                    spec.commandLine().getOut().println(key + ": next " + next);
+                if (before.isEmpty() && !unused) {
+                    throw new ExitCodes.Refused(
+                            ExitCodes.REFUSED,
+                            "refused: range key "
+                                    + key
+                                    + " was never used, which is what a mistyped key looks like;"
+                                    + " nothing was written. To create it at "
+                                    + value
+                                    + " anyway, add --unused-key");
                 }
+                boolean unchanged = before.isPresent() && before.get().next() >= value;
+                long next = store.ranges().advance(key, value);
+                output.print(
+                        spec.commandLine().getOut(),
+                        key
+                                + ": next "
+                                + next
+                                + (unchanged
+                                        ? " (unchanged: already at or above "
+                                                + value
+                                                + "; advance never lowers)"
+                                        : ""),
+                        Map.of("key", key, "next", next, "changed", !unchanged));
                 return ExitCodes.OK;
             }
         }

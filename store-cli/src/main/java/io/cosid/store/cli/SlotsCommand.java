@@ -57,8 +57,7 @@ final class SlotsCommand implements Callable<Integer> {
         @Parameters(paramLabel = "NAMESPACE", description = "The namespace.")
         String namespace;
 
-        @Option(names = "--json", description = "One JSON document for scripts.")
-        boolean json;
+        @Mixin JsonOption output;
 
         @Spec CommandSpec spec;
 
@@ -68,7 +67,7 @@ final class SlotsCommand implements Callable<Integer> {
                 NamespaceSnapshot snapshot = store.slots().inspect(namespace);
                 Instant now = snapshot.now();
                 PrintWriter out = spec.commandLine().getOut();
-                if (json) {
+                if (output.json) {
                     List<Object> slots = new ArrayList<>();
                     snapshot.slots().forEach(v -> slots.add(Views.slot(v, now)));
                     Map<String, Object> doc = new LinkedHashMap<>();
@@ -86,8 +85,8 @@ final class SlotsCommand implements Callable<Integer> {
                                 + ": limit "
                                 + snapshot.namespace().limit()
                                 + ", tolerance "
-                                + snapshot.namespace().tolerance().toMillis()
-                                + "ms, "
+                                + StoreConfig.formatDuration(snapshot.namespace().tolerance())
+                                + ", "
                                 + snapshot.held().size()
                                 + " held; store now "
                                 + now);
@@ -130,8 +129,7 @@ final class SlotsCommand implements Callable<Integer> {
         @Parameters(index = "1", paramLabel = "SLOT", description = "The slot number.")
         int slot;
 
-        @Option(names = "--json", description = "One JSON document for scripts.")
-        boolean json;
+        @Mixin JsonOption output;
 
         @Spec CommandSpec spec;
 
@@ -156,14 +154,14 @@ final class SlotsCommand implements Callable<Integer> {
                                 .findFirst()
                                 .orElse(null);
                 if (view == null) {
-                    out.println(
-                            json
-                                    ? Json.document(Views.unusedSlot(namespace, slot, now))
-                                    : "slot " + slot + " of " + namespace + ": never used");
+                    output.print(
+                            out,
+                            "slot " + slot + " of " + namespace + ": never used",
+                            Views.unusedSlot(namespace, slot, now));
                     return ExitCodes.OK;
                 }
                 Map<String, Object> fields = Views.slot(view, now);
-                if (json) {
+                if (output.json) {
                     out.println(Json.document(fields));
                 } else {
                     fields.forEach((k, v) -> out.printf("%-16s %s%n", k, v == null ? "-" : v));
@@ -279,8 +277,7 @@ final class SlotsCommand implements Callable<Integer> {
                                         + ": limit "
                                         + ns.limit()
                                         + ", tolerance "
-                                        + ns.tolerance().toMillis()
-                                        + "ms");
+                                        + StoreConfig.formatDuration(ns.tolerance()));
                 return ExitCodes.OK;
             }
         }

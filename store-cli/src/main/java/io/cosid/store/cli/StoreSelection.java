@@ -58,6 +58,17 @@ final class StoreSelection {
     /** The connect wait of every command, unless {@code --connect-wait} or a shorter timeout. */
     static final Duration DEFAULT_CONNECT_WAIT = Duration.ofSeconds(5);
 
+    /** The name of the store {@code --connect} builds: the tool's own, not the user's. */
+    static final String TOOL_STORE = "cli";
+
+    /** The ZooKeeper backend's root when none is given. */
+    static final String DEFAULT_ROOT = "/cosid";
+
+    /** Whether {@code config} is the store {@code --connect} built, not one the user named. */
+    static boolean isToolStore(StoreConfig config) {
+        return config.name().equals(TOOL_STORE);
+    }
+
     /** Opens the selected store; the caller closes it. */
     Store open() {
         return Stores.open(config());
@@ -92,7 +103,7 @@ final class StoreSelection {
                         "use either --connect (with --root) or --config (with --store)");
             }
             StoreConfig c =
-                    StoreConfig.of("cli", "zookeeper")
+                    StoreConfig.of(TOOL_STORE, "zookeeper")
                             .withOption("connectString", connect)
                             .withOption(
                                     "blockUntilConnectedWait", StoreConfig.formatDuration(wait));

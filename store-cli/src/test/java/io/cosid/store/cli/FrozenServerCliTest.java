@@ -1,6 +1,7 @@
 package io.cosid.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.io.IOException;
@@ -122,5 +123,20 @@ class FrozenServerCliTest {
                 .contains("could not connect to CosId's ZooKeeper at " + silent() + " within 2s")
                 .contains("nothing was written");
         assertThat(run.took()).as(run.toString()).isLessThan(GENEROUS);
+    }
+
+    @Test
+    @DisplayName("Ctrl-C (SIGINT) while waiting exits 130 and says so on stderr")
+    void interrupted() throws Exception {
+        Process tool =
+                ToolProcess.start("ranges", "list", "--connect", silent(), "--connect-wait", "60s");
+        await("the tool to connect to the listener")
+                .atMost(Duration.ofMinutes(1))
+                .until(() -> !accepted.isEmpty());
+        new ProcessBuilder("kill", "-INT", Long.toString(tool.pid())).start().waitFor();
+
+        ToolProcess run = ToolProcess.finish(tool, System.nanoTime());
+        assertThat(run.code()).as(run.toString()).isEqualTo(130);
+        assertThat(run.err()).contains("cosid-store: stopped by a signal (Ctrl-C: exit 130)");
     }
 }

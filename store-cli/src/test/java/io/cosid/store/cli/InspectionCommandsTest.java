@@ -111,7 +111,7 @@ class InspectionCommandsTest {
                 .isEqualTo(
                         "{\"schemaVersion\":1,\"namespaces\":[{\"name\":\"ns\",\"limit\":4,"
                                 + "\"toleranceMillis\":1000,\"held\":1}]}");
-        assertThat(cli("namespaces").out()).containsPattern("\\nns +4 +1000ms +1\\n");
+        assertThat(cli("namespaces").out()).containsPattern("\\nns +4 +1s +1\\n");
     }
 
     @Test
@@ -121,7 +121,7 @@ class InspectionCommandsTest {
         Cli.Result table = cli("slots", "list", "ns");
         assertThat(table.code()).as(table.toString()).isZero();
         assertThat(table.out())
-                .contains("namespace ns: limit 4, tolerance 1000ms, 1 held; store now ")
+                .contains("namespace ns: limit 4, tolerance 1s, 1 held; store now ")
                 .containsPattern(
                         "\\n0 +held +host-1 +1 +1 +1970-01-01T00:00:00Z +"
                                 + held.ceiling()
@@ -194,6 +194,16 @@ class InspectionCommandsTest {
         assertThat(nearEnd.err()).contains("within 2^32").contains("--near-end");
         assertThat(store.ranges().peek("a").orElseThrow().next()).isEqualTo(10);
 
+        Cli.Result unusedAdvance = cli("ranges", "advance", "ordrs", "100", "--yes");
+        assertThat(unusedAdvance.code()).isEqualTo(3);
+        assertThat(unusedAdvance.err())
+                .contains("range key ordrs was never used")
+                .contains("nothing was written")
+                .contains("--unused-key");
+        assertThat(store.ranges().peek("ordrs")).isEmpty();
+        assertThat(cli("ranges", "advance", "ordrs", "100", "--yes", "--unused-key").out())
+                .isEqualTo("ordrs: next 100\n");
+
         assertThat(cli("ranges", "advance", "a", "3", "--yes").out())
                 .isEqualTo("a: next 10 (unchanged: already at or above 3; advance never lowers)\n");
         assertThat(cli("ranges", "advance", "a", "-1", "--yes").code()).isEqualTo(2);
@@ -212,7 +222,14 @@ class InspectionCommandsTest {
         };
         Cli.Result r = Cli.run(args);
         assertThat(r.code()).isEqualTo(5);
-        assertThat(r.err()).contains("nothing to purge").contains("mistyped --root");
+        assertThat(r.err())
+                .contains(
+                        "nothing to purge: root "
+                                + root
+                                + "-typo on "
+                                + SERVER.server().connectString())
+                .contains("mistyped --root")
+                .doesNotContain("store cli");
     }
 
     @Test
@@ -256,6 +273,23 @@ class InspectionCommandsTest {
         assertThat(cli("ranges", "advance", "a", "100", "--yes").out()).isEqualTo("a: next 100\n");
         assertThat(cli("ranges", "seal", "a", "--yes").out()).isEqualTo("a: sealed at 100\n");
         assertThat(store.ranges().peek("a").orElseThrow().sealed()).isTrue();
+    }
+
+    @Test
+    @DisplayName("seal and advance print one JSON document with --json")
+    void operatorActionsAsJson() {
+        assertThat(cli("ranges", "advance", "a", "100", "--yes", "--json").out())
+                .contains("\"key\":\"a\"")
+                .contains("\"next\":100")
+                .contains("\"changed\":true")
+                .startsWith("{\"schemaVersion\":1");
+        assertThat(cli("ranges", "advance", "a", "50", "--yes", "--json").out())
+                .contains("\"next\":100")
+                .contains("\"changed\":false");
+        assertThat(cli("ranges", "seal", "a", "--yes", "--json").out())
+                .contains("\"sealed\":true")
+                .contains("\"next\":100")
+                .contains("\"changed\":true");
     }
 
     @Test
@@ -304,19 +338,21 @@ class InspectionCommandsTest {
         assertThatThrownBy(() -> store.slots().acquire("ns", "host-4", Duration.ofMinutes(5)))
                 .isInstanceOf(StoreCorruptedException.class);
         assertThat(cli("slots", "define", "ns", "--limit", "4", "--tolerance", "1s").out())
-                .isEqualTo("ns: limit 4, tolerance 1000ms\n");
+                .isEqualTo("ns: limit 4, tolerance 1s\n");
         assertThat(store.slots().acquire("ns", "host-4", Duration.ofMinutes(5)).slot())
                 .isNotNegative();
     }
 
     @Test
-    @DisplayName("a store error is one line on stderr without a stack trace, unless --verbose")
+    @DisplayName(
+            "a store's refusal or error is one line on stderr without a stack trace, unless"
+                    + " --verbose")
     void errors() {
         Cli.Result plain = cli("ranges", "advance", "b", "100", "--yes");
-        assertThat(plain.code()).isEqualTo(1);
+        assertThat(plain.code()).as("a refusal of the store's, not a failure").isEqualTo(3);
         assertThat(plain.err())
                 .isEqualTo(
-                        "cosid-store: error: range key 'b' is sealed at 5; it hands out no more"
+                        "cosid-store: refused: range key 'b' is sealed at 5; it hands out no more"
                                 + " ranges\n");
         Cli.Result verbose = cli("ranges", "advance", "b", "100", "--yes", "--verbose");
         assertThat(verbose.err()).contains("RangeSealedException").contains("\tat ");

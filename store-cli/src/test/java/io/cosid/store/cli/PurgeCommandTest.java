@@ -57,7 +57,13 @@ class PurgeCommandTest {
                                     new String[] {"purge", "--confirm-all-instances-stopped"},
                                     where));
             assertThat(done.code()).as(done.toString()).isZero();
-            assertThat(done.out()).contains("purged store cli: 1 range key(s), 1 namespace(s)");
+            assertThat(done.out())
+                    .contains(
+                            "purged root "
+                                    + root
+                                    + " on "
+                                    + SERVER.server().connectString()
+                                    + ": 1 range key(s), 1 namespace(s)");
         }
         try (Store fresh =
                 ZooKeeperStores.open(

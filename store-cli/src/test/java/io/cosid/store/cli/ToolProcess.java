@@ -20,6 +20,12 @@ record ToolProcess(int code, String out, String err, Duration took) {
      * @throws AssertionError if it did not end within them
      */
     static ToolProcess run(String... args) throws IOException, InterruptedException {
+        long started = System.nanoTime();
+        return finish(start(args), started);
+    }
+
+    /** Starts the tool with {@code args} and no standard input. */
+    static Process start(String... args) throws IOException {
         List<String> command =
                 new ArrayList<>(
                         List.of(
@@ -28,17 +34,26 @@ record ToolProcess(int code, String out, String err, Duration took) {
                                 System.getProperty("java.class.path"),
                                 CosIdStoreCli.class.getName()));
         command.addAll(List.of(args));
-        long started = System.nanoTime();
         Process p = new ProcessBuilder(command).start();
         p.getOutputStream().close();
+        return p;
+    }
+
+    /**
+     * Waits at most two minutes for a started tool to end, and what it printed.
+     *
+     * @throws AssertionError if it did not end within them
+     */
+    static ToolProcess finish(Process p, long startedNanos)
+            throws IOException, InterruptedException {
         CompletableFuture<byte[]> err =
                 CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(2, TimeUnit.MINUTES)) {
             p.destroyForcibly();
-            throw new AssertionError("the tool did not end within 2 minutes: " + args[0]);
+            throw new AssertionError("the tool did not end within 2 minutes");
         }
-        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
         return new ToolProcess(
                 p.exitValue(),
                 new String(out, StandardCharsets.UTF_8),

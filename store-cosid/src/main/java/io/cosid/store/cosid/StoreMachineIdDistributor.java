@@ -2,6 +2,8 @@ package io.cosid.store.cosid;
 
 import io.cosid.store.LeaseGuard;
 import io.cosid.store.LeaseLostException;
+import io.cosid.store.Namespace;
+import io.cosid.store.NamespaceConflictException;
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotsExhaustedException;
@@ -87,6 +89,14 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
 
     /** The lease ttl that stands for CosId's "forever" unless the constructor says otherwise. */
     public static final Duration DEFAULT_FOREVER_TTL = Duration.ofMinutes(10);
+
+    /**
+     * The clock skew tolerance to build a distributor with when nobody chose one: {@link
+     * Namespace#DEFAULT_TOLERANCE}, also the default of the Spring Boot starter's {@code
+     * cosid.store-machine.tolerance} and of {@code cosid-store migrate --from-cosid-zookeeper
+     * --tolerance}, so that what one defines the other accepts.
+     */
+    public static final Duration DEFAULT_TOLERANCE = Namespace.DEFAULT_TOLERANCE;
 
     private final SlotLeaseStore slots;
     private final Duration tolerance;
@@ -177,7 +187,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
         synchronized (lockOf(holder)) {
             // First on every path: a namespace with more slots than 2^machineBit is refused
             // before anything is written, also while this process holds an id in it.
-            slots.define(holder.namespace(), limit, tolerance);
+            define(holder.namespace(), limit);
             HeldMachineId current = held.get(holder);
             if (current != null && !current.isEnded()) {
                 try {
@@ -363,6 +373,40 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
             slots.release(guard.lease(), guard.lease().floor());
         } catch (RuntimeException releaseFailure) {
             failure.addSuppressed(releaseFailure);
+        }
+    }
+
+    /**
+     * Defines the namespace, or refuses with a conflict that says which setting to change: the
+     * store's own message names the values, not where they come from.
+     */
+    private void define(String namespace, int limit) {
+        try {
+            slots.define(namespace, limit, tolerance);
+        } catch (NamespaceConflictException conflict) {
+            Namespace existing = conflict.existing();
+            String advice;
+            if (!existing.tolerance().equals(tolerance)) {
+                advice =
+                        "the tolerance cannot change: give this distributor the namespace's"
+                                + " tolerance, "
+                                + StoreConfig.formatDuration(existing.tolerance())
+                                + " (Spring Boot: cosid.store-machine.tolerance; a migration"
+                                + " from CosId: --tolerance; both default to "
+                                + StoreConfig.formatDuration(DEFAULT_TOLERANCE)
+                                + ")";
+            } else {
+                advice =
+                        "the limit can only be raised: a machineBit of at least "
+                                + (32 - Integer.numberOfLeadingZeros(existing.limit() - 1))
+                                + " fits the namespace's "
+                                + existing.limit()
+                                + " machine ids";
+            }
+            NamespaceConflictException explained =
+                    new NamespaceConflictException(existing, conflict.requested(), advice);
+            explained.initCause(conflict);
+            throw explained;
         }
     }
 

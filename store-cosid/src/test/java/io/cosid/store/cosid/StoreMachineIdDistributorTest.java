@@ -182,11 +182,33 @@ class StoreMachineIdDistributorTest {
             assertThatThrownBy(() -> distributor.distribute(NS, 2, ALPHA, TTL))
                     .isInstanceOf(NamespaceConflictException.class)
                     .hasMessageContaining("exists with limit 8")
-                    .hasMessageContaining("cannot define it with limit 4");
+                    .hasMessageContaining("cannot define it with limit 4")
+                    .hasMessageContaining("a machineBit of at least 3 fits");
 
             assertThat(slot(4)).isEqualTo(before);
             assertThat(inspect().namespace().limit()).isEqualTo(8);
             assertThat(distributor.leaseOf(NS, ALPHA).slot()).isEqualTo(4);
+        }
+
+        @Test
+        @DisplayName(
+                "a namespace defined with another tolerance is refused with the setting to change"
+                        + " (Spring Boot's and the migration's), both defaulting to 1s")
+        void toleranceConflictNamesTheSetting() {
+            rig.process(Duration.ofSeconds(2)).distribute(NS, BITS, BETA, TTL);
+
+            assertThatThrownBy(
+                            () ->
+                                    rig.process(StoreMachineIdDistributor.DEFAULT_TOLERANCE)
+                                            .distribute(NS, BITS, ALPHA, TTL))
+                    .isInstanceOf(NamespaceConflictException.class)
+                    .hasMessageContaining("exists with limit 4 and tolerance 2s")
+                    .hasMessageContaining("tolerance 1s:")
+                    .hasMessageContaining("give this distributor the namespace's tolerance, 2s")
+                    .hasMessageContaining("cosid.store-machine.tolerance")
+                    .hasMessageContaining("--tolerance");
+            assertThat(StoreMachineIdDistributor.DEFAULT_TOLERANCE)
+                    .isEqualTo(Duration.ofSeconds(1));
         }
 
         @Test

@@ -1,5 +1,6 @@
 package io.cosid.store.spring;
 
+import io.cosid.store.Namespace;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -198,8 +199,11 @@ public class CosIdStoreProperties {
     /** {@code cosid.store-machine}: CosId's {@code MachineIdDistributor} on the store. */
     public static class StoreMachine {
 
-        /** The clock skew allowed between instances and the store (default 1s). */
-        private Duration tolerance = Duration.ofSeconds(1);
+        /**
+         * Clock skew allowed between instances and the store; the same as the namespace's, which
+         * never changes once defined.
+         */
+        private Duration tolerance = Namespace.DEFAULT_TOLERANCE;
 
         /** The lease ttl used when CosId asks for a machine id "forever" (default 10m). */
         private Duration foreverTtl = Duration.ofMinutes(10);

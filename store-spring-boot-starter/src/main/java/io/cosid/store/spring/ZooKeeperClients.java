@@ -4,6 +4,8 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.zookeeper.ZooKeeperStoreProvider;
 import io.cosid.store.zookeeper.ZooKeeperStores;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
@@ -46,17 +48,36 @@ final class ZooKeeperClients {
     /** What touches Curator's and the backend's types, loaded only when they are present. */
     private static final class Curator {
 
+        private static final Log LOG = LogFactory.getLog(ZooKeeperClients.class);
+
         static @Nullable String clientBeanFor(StoreConfig config, ListableBeanFactory beans) {
             StoreConfig spelled =
                     config.withOptionKeysAs(new ZooKeeperStoreProvider().optionKeys());
             boolean ownClient =
                     spelled.options().keySet().stream()
                             .anyMatch(ZooKeeperStores.CLIENT_OPTION_KEYS::contains);
-            if (ownClient) {
-                return null;
-            }
             String[] clients = beans.getBeanNamesForType(CuratorFramework.class, true, false);
-            return clients.length == 1 ? clients[0] : null;
+            if (!ownClient && clients.length == 1) {
+                return clients[0];
+            }
+            if (!spelled.options().containsKey("connectString")) {
+                // the backend's default then: say so once, since it is easy to mean otherwise
+                LOG.warn(
+                        "cosid.stores."
+                                + config.name()
+                                + (ownClient
+                                        ? " gives client options but no connectString"
+                                        : " names no connectString and the application has "
+                                                + (clients.length == 0
+                                                        ? "no CuratorFramework bean"
+                                                        : clients.length
+                                                                + " CuratorFramework beans"))
+                                + ": the store connects to localhost:2181, the default; set"
+                                + " cosid.stores."
+                                + config.name()
+                                + ".options.connectString");
+            }
+            return null;
         }
 
         static Store open(StoreConfig config, String client, BeanFactory beanFactory) {
