@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.zookeeper.ZooKeeperStores;
 import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import io.cosid.store.zookeeper.harness.ZooKeeperServers;
@@ -85,7 +86,16 @@ class RestorePreconditionTest {
                                 ZooKeeperServers.PRIMARY, 1, 500, Map.of(1, restoreClock))) {
             SlotLease old;
             try (Store a = store(original)) {
-                a.slots().define("ns", 1, TOLERANCE);
+                // the setup, not the scenario: a server just started on a busy machine may answer
+                // its first writes late, so the (idempotent) define is tried again until it lands
+                await("the namespace defined on the original server")
+                        .atMost(Duration.ofMinutes(1))
+                        .ignoreExceptionsInstanceOf(StoreTimeoutException.class)
+                        .until(
+                                () -> {
+                                    a.slots().define("ns", 1, TOLERANCE);
+                                    return true;
+                                });
                 SlotLease first = a.slots().acquire("ns", "old-holder", TTL);
                 Instant renewAt = first.expiresAt().minus(TTL).plusSeconds(1);
                 await("a second to pass before the renew")
