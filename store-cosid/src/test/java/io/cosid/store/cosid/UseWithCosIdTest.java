@@ -40,7 +40,7 @@ class UseWithCosIdTest {
 
             // Snowflake IDs: a machine id held as a lease, renewed by CosId's own guarder
             StoreMachineIdDistributor machines =
-                    new StoreMachineIdDistributor(store.slots(), Duration.ofSeconds(2));
+                    new StoreMachineIdDistributor(store.slots(), Duration.ofSeconds(1));
             InstanceId instance = InstanceId.of("order-service-0", true);
             Duration ttl = Duration.ofMinutes(1);
             MachineState state = machines.distribute("orders", 10, instance, ttl);
