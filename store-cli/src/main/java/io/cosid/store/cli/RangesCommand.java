@@ -29,6 +29,18 @@ final class RangesCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
+    /** A change to a key nobody ever used: what a mistyped key looks like. */
+    static ExitCodes.Refused unusedKey(String key, String anyway) {
+        return new ExitCodes.Refused(
+                ExitCodes.REFUSED,
+                "refused: range key "
+                        + key
+                        + " was never used, which is what a mistyped key looks like; nothing was"
+                        + " written. To "
+                        + anyway
+                        + " anyway, add --unused-key");
+    }
+
     /** Without a subcommand: say which ones exist. */
     @Override
     public Integer call() {
@@ -145,13 +157,7 @@ final class RangesCommand implements Callable<Integer> {
             try (Store store = selection.openForChange("ranges seal")) {
                 Optional<RangeState> before = store.ranges().peek(key);
                 if (before.isEmpty() && !unused) {
-                    throw new ExitCodes.Refused(
-                            ExitCodes.REFUSED,
-                            "refused: range key "
-                                    + key
-                                    + " was never used, which is what a mistyped key looks like;"
-                                    + " nothing was written. To seal it at 0 anyway, add"
-                                    + " --unused-key");
+                    throw unusedKey(key, "seal it at 0");
                 }
                 boolean already = before.isPresent() && before.get().sealed();
                 long next = already ? before.get().next() : store.ranges().seal(key);
@@ -231,14 +237,7 @@ final class RangesCommand implements Callable<Integer> {
             try (Store store = selection.openForChange("ranges advance")) {
                 Optional<RangeState> before = store.ranges().peek(key);
                 if (before.isEmpty() && !unused) {
-                    throw new ExitCodes.Refused(
-                            ExitCodes.REFUSED,
-                            "refused: range key "
-                                    + key
-                                    + " was never used, which is what a mistyped key looks like;"
-                                    + " nothing was written. To create it at "
-                                    + value
-                                    + " anyway, add --unused-key");
+                    throw unusedKey(key, "create it at " + value);
                 }
                 boolean unchanged = before.isPresent() && before.get().next() >= value;
                 long next = store.ranges().advance(key, value);

@@ -3,19 +3,14 @@ package io.cosid.store.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cosid.store.zookeeper.harness.SilentListener;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,38 +32,15 @@ class FrozenServerCliTest {
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
 
     @TempDir Path dir;
-    private ServerSocket listener;
-    private final List<Socket> accepted = new CopyOnWriteArrayList<>();
-
-    @BeforeEach
-    void listen() throws IOException {
-        listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor =
-                new Thread(
-                        () -> {
-                            try {
-                                while (true) {
-                                    accepted.add(listener.accept());
-                                }
-                            } catch (IOException closed) {
-                                // the test is over
-                            }
-                        },
-                        "silent-listener");
-        acceptor.setDaemon(true);
-        acceptor.start();
-    }
+    private final SilentListener listener = new SilentListener();
 
     @AfterEach
     void close() throws IOException {
         listener.close();
-        for (Socket s : accepted) {
-            s.close();
-        }
     }
 
     private String silent() {
-        return "127.0.0.1:" + listener.getLocalPort();
+        return listener.connectString();
     }
 
     @Test
@@ -132,7 +104,7 @@ class FrozenServerCliTest {
                 ToolProcess.start("ranges", "list", "--connect", silent(), "--connect-wait", "60s");
         await("the tool to connect to the listener")
                 .atMost(Duration.ofMinutes(1))
-                .until(() -> !accepted.isEmpty());
+                .until(listener::connected);
         new ProcessBuilder("kill", "-INT", Long.toString(tool.pid())).start().waitFor();
 
         ToolProcess run = ToolProcess.finish(tool, System.nanoTime());

@@ -9,15 +9,11 @@ import io.cosid.store.StoreException;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.zookeeper.ZooKeeperStores;
 import io.cosid.store.zookeeper.harness.ForkedEnsemble;
+import io.cosid.store.zookeeper.harness.SilentListener;
 import io.cosid.store.zookeeper.harness.ZooKeeperServers;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -36,38 +32,11 @@ class FrozenServerTest {
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
-    /** The silent listener's connections, kept open (and closed) by the test. */
-    private final List<Socket> accepted = new CopyOnWriteArrayList<>();
-
     @AfterEach
     void close() throws Exception {
         for (AutoCloseable r : resources) {
             r.close();
         }
-        for (Socket s : accepted) {
-            s.close();
-        }
-    }
-
-    /** A listener that accepts connections and never sends a byte. */
-    private int silentListener() throws IOException {
-        ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor =
-                new Thread(
-                        () -> {
-                            try {
-                                while (true) {
-                                    accepted.add(listener.accept());
-                                }
-                            } catch (IOException closed) {
-                                // the test is over
-                            }
-                        },
-                        "silent-listener");
-        acceptor.setDaemon(true);
-        acceptor.start();
-        resources.add(listener);
-        return listener.getLocalPort();
     }
 
     private static StoreConfig config(String connectString) {
@@ -82,8 +51,10 @@ class FrozenServerTest {
     @DisplayName(
             "open against a silent listener fails with 'no connection within 2s' soon after the"
                     + " 2 s wait, not after the session timeout")
-    void openAgainstSilentListener() throws IOException {
-        String connectString = "127.0.0.1:" + silentListener();
+    void openAgainstSilentListener() {
+        SilentListener listener = new SilentListener();
+        resources.add(listener);
+        String connectString = listener.connectString();
         long started = System.nanoTime();
 
         assertThatThrownBy(() -> ZooKeeperStores.open(config(connectString)))

@@ -5,12 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.cosid.store.spring.fleet.FleetScenario;
 import io.cosid.store.spring.fleet.SnowflakeFleet;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.zookeeper.server.ServerCnxnFactory;
-import org.apache.zookeeper.server.ZooKeeperServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,23 +20,16 @@ import org.junit.jupiter.api.io.TempDir;
 class BootFourSnowflakeFleetTest {
 
     @TempDir Path dir;
-    private ServerCnxnFactory server;
+    private EmbeddedServer server;
 
     @BeforeEach
     void startServer() throws IOException, InterruptedException {
-        Path data = Files.createTempDirectory("boot4-fleet-zk-");
-        ZooKeeperServer zk =
-                new ZooKeeperServer(
-                        data.resolve("snap").toFile(), data.resolve("log").toFile(), 500);
-        server =
-                ServerCnxnFactory.createFactory(
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
-        server.startup(zk);
+        server = new EmbeddedServer();
     }
 
     @AfterEach
     void stopServer() {
-        server.shutdown();
+        server.close();
     }
 
     @Test
@@ -49,6 +37,6 @@ class BootFourSnowflakeFleetTest {
         assumeTrue(
                 SnowflakeFleet.faketimeAvailable(),
                 "libfaketime's faketime (Debian package faketime) is not installed");
-        FleetScenario.run("127.0.0.1:" + server.getLocalPort(), dir);
+        FleetScenario.run(server.connectString(), dir);
     }
 }

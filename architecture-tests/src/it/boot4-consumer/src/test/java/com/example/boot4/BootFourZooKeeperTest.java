@@ -9,10 +9,6 @@ import io.cosid.store.spring.CosIdStoreAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,8 +16,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.zookeeper.server.ServerCnxnFactory;
-import org.apache.zookeeper.server.ZooKeeperServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,26 +36,20 @@ class BootFourZooKeeperTest {
             new ApplicationContextRunner()
                     .withConfiguration(AutoConfigurations.of(CosIdStoreAutoConfiguration.class));
 
-    private ServerCnxnFactory server;
+    private EmbeddedServer server;
 
     @BeforeEach
     void startServer() throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("boot4-zk-");
-        ZooKeeperServer zk =
-                new ZooKeeperServer(dir.resolve("snap").toFile(), dir.resolve("log").toFile(), 500);
-        server =
-                ServerCnxnFactory.createFactory(
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
-        server.startup(zk);
+        server = new EmbeddedServer();
     }
 
     @AfterEach
     void stopServer() {
-        server.shutdown();
+        server.close();
     }
 
     private String connectString() {
-        return "127.0.0.1:" + server.getLocalPort();
+        return server.connectString();
     }
 
     private CuratorFramework startedClient() throws InterruptedException {
@@ -167,7 +155,7 @@ class BootFourZooKeeperTest {
                                     context.getBean(
                                             "cosidStoreHealthIndicator", HealthIndicator.class);
                             assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-                            server.shutdown();
+                            server.close();
                             assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
                         });
     }
