@@ -115,6 +115,7 @@ final class DemoCommand implements Callable<Integer> {
         String root = "/cosid-demo-" + UUID.randomUUID().toString().substring(0, 8);
         EmbeddedZooKeeper embedded = null;
         Thread cleanup = null;
+        StoreConfig rootToRemove = null;
         try {
             String connectString = connect;
             if (connectString == null) {
@@ -131,8 +132,9 @@ final class DemoCommand implements Callable<Integer> {
                                     "blockUntilConnectedWait",
                                     StoreConfig.formatDuration(
                                             StoreSelection.connectWait(connectWait, null)));
+            rootToRemove = connect == null || keep ? null : config;
             // The hook before the first line: whoever reads that line may stop us at once.
-            cleanup = cleanupOnInterrupt(embedded, connect == null || keep ? null : config);
+            cleanup = cleanupOnInterrupt(embedded, rootToRemove);
             if (embedded != null) {
                 progress(
                         out,
@@ -148,6 +150,7 @@ final class DemoCommand implements Callable<Integer> {
                     progress(out, "kept root " + root + " on " + connect + " (--keep)");
                 } else {
                     removeRoot(config);
+                    rootToRemove = null;
                     progress(
                             out,
                             "removed root " + root + " from " + connect + " (keep it with --keep)");
@@ -155,6 +158,10 @@ final class DemoCommand implements Callable<Integer> {
             }
             return code;
         } finally {
+            if (rootToRemove != null) {
+                // the run failed: its root must not stay behind on the user's server unsaid
+                removeAfterFailure(rootToRemove, root);
+            }
             if (cleanup != null) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(cleanup);
@@ -190,6 +197,32 @@ final class DemoCommand implements Callable<Integer> {
                         "cosid-store-demo-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
         return hook;
+    }
+
+    /**
+     * Deletes the root of a demo that failed on a server named with {@code --connect}, or says on
+     * stderr where it stays and how to remove it.
+     */
+    private void removeAfterFailure(StoreConfig config, String root) {
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            removeRoot(config);
+            err.println("cosid-store: removed the demo's root " + root + " from " + connect);
+        } catch (RuntimeException e) {
+            err.println(
+                    "cosid-store: the demo's root "
+                            + root
+                            + " stays on "
+                            + connect
+                            + " ("
+                            + ExitCodes.describe(e)
+                            + "); remove it with: cosid-store purge --connect "
+                            + connect
+                            + " --root "
+                            + root
+                            + " --confirm-all-instances-stopped");
+        }
+        err.flush();
     }
 
     /** Deletes the demo's root: every instance has stopped and released or expired. */
@@ -342,6 +375,13 @@ final class DemoCommand implements Callable<Integer> {
         NamespaceSnapshot snapshot = admin.slots().inspect(DemoFleet.NAMESPACE);
         Map<String, RangeState> ranges = admin.ranges().list();
         long ids = fleet.snowflakeCount.get() + fleet.segmentCount.get();
+        List<String> why =
+                report.explain(
+                        crashed.stream().map(i -> i.owner).toList(),
+                        crashedSlots,
+                        restartedSlots,
+                        StoreSelection.duration("--ttl", ttl),
+                        fleet.timeouts().size());
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("instances", instances);
@@ -350,6 +390,8 @@ final class DemoCommand implements Callable<Integer> {
             doc.put("crashedSlots", crashedSlots);
             doc.put("restartedSlots", restartedSlots);
             doc.put("restartsGivenTheirSlotBack", backInPlace);
+            doc.put("leasesLost", report.lost);
+            doc.put("whatHappened", why);
             List<Object> slots = new ArrayList<>();
             snapshot.slots().forEach(v -> slots.add(Views.slot(v, snapshot.now())));
             doc.put("slots", slots);
@@ -426,6 +468,14 @@ final class DemoCommand implements Callable<Integer> {
                         + ", after restart "
                         + restartedSlots
                         + ")");
+        out.println();
+        out.println("== what happened ==");
+        if (why.isEmpty()) {
+            out.println(
+                    "as planned: every lease renewed in time, every restart got its slot back, no"
+                            + " timeout");
+        }
+        why.forEach(w -> out.println("- " + w));
         out.println();
         out.println("== ranges ==");
         Table keys = new Table("KEY", "NEXT");

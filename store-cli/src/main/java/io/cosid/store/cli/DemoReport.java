@@ -1,7 +1,9 @@
 package io.cosid.store.cli;
 
 import io.cosid.store.SlotLease;
+import io.cosid.store.StoreConfig;
 import io.cosid.store.cli.DemoFleet.LeaseEvent;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,12 +43,25 @@ final class DemoReport {
     final Map<Integer, List<Term>> bySlot = new TreeMap<>();
     final List<String> takeovers = new ArrayList<>();
     final List<String> overlaps = new ArrayList<>();
+
+    /** Leases lost during the run: an instance not renewed within its ttl. */
+    final List<String> lost = new ArrayList<>();
+
     int terms;
 
     DemoReport(Collection<LeaseEvent> events) {
         Map<String, Term> byFence = new TreeMap<>();
         for (LeaseEvent e : events) {
             String id = e.lease().slot() + "#" + e.lease().fence();
+            if (e.kind().equals("lost")) {
+                lost.add(
+                        e.owner()
+                                + " on slot "
+                                + e.lease().slot()
+                                + " (fence "
+                                + e.lease().fence()
+                                + ")");
+            }
             switch (e.kind()) {
                 case "acquired" -> byFence.put(id, new Term(e.lease()));
                 case "renewed" -> {
@@ -118,5 +133,57 @@ final class DemoReport {
                 previous = t;
             }
         }
+    }
+
+    /**
+     * What went otherwise than planned and why, in words for the summary: lost leases, an instance
+     * crashed without a machine id, restarts that came back on another slot, timeouts. Empty when
+     * the run went as planned.
+     */
+    List<String> explain(
+            List<String> crashed,
+            List<Integer> crashedSlots,
+            List<Integer> restartedSlots,
+            Duration ttl,
+            int timeouts) {
+        List<String> why = new ArrayList<>();
+        if (!lost.isEmpty()) {
+            why.add(
+                    lost.size()
+                            + " lease(s) lost ("
+                            + String.join(", ", lost)
+                            + "): not renewed within the ttl of "
+                            + StoreConfig.formatDuration(ttl)
+                            + ", as when the machine's CPUs are busy (the guard ran late) or the"
+                            + " store answered late; each stopped generating at once"
+                            + " (LeaseBoundSnowflakeId) and took a machine id again, so IDs stayed"
+                            + " unique");
+        }
+        for (int i = 0; i < crashed.size(); i++) {
+            int before = crashedSlots.get(i);
+            int after = i < restartedSlots.size() ? restartedSlots.get(i) : -1;
+            if (before < 0) {
+                why.add(
+                        crashed.get(i)
+                                + " held no machine id when it was crashed (it had lost its lease"
+                                + " and not yet taken another), so no lease of it had to expire");
+            } else if (after != before) {
+                why.add(
+                        crashed.get(i)
+                                + " came back on slot "
+                                + after
+                                + ", not "
+                                + before
+                                + ": its slot was not free when it restarted (another instance"
+                                + " held it, or its lease had not yet expired)");
+            }
+        }
+        if (timeouts > 0) {
+            why.add(
+                    timeouts
+                            + " store operation(s) timed out (listed below): the instances went on;"
+                            + " a busy machine or a slow server");
+        }
+        return why;
     }
 }
