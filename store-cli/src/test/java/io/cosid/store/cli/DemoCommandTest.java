@@ -1,10 +1,16 @@
 package io.cosid.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
+import io.cosid.store.zookeeper.harness.ZooKeeperServers;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
@@ -37,6 +43,7 @@ class DemoCommandTest {
                 .contains("duplicates: 0 (checked over every ID generated)")
                 .contains("window overlaps: 0")
                 .contains("timeouts: 0")
+                .contains("== what happened ==")
                 .containsPattern(
                         "takeovers after expiry \\(larger fence, floor >= old ceiling\\): \\d+")
                 .containsPattern(
@@ -92,6 +99,54 @@ class DemoCommandTest {
             assertThat(client.checkExists().forPath(keptRoot.group(1))).as("kept").isNotNull();
             client.delete().deletingChildrenIfNeeded().forPath(keptRoot.group(1));
         }
+    }
+
+    @Test
+    @DisplayName(
+            "with --connect, a run that fails (its server stopped for longer than the store's"
+                    + " timeout) still removes its root, and says so")
+    void failedRunRemovesRoot() throws Exception {
+        try (ForkedEnsemble server = ForkedEnsemble.standalone(ZooKeeperServers.PRIMARY);
+                CuratorFramework client =
+                        CuratorFrameworkFactory.newClient(
+                                server.connectString(), new RetryOneTime(100))) {
+            client.start();
+            CompletableFuture<Cli.Result> run =
+                    CompletableFuture.supplyAsync(
+                            () ->
+                                    Cli.run(
+                                            "demo",
+                                            "--connect",
+                                            server.connectString(),
+                                            "--instances",
+                                            "2",
+                                            "--duration",
+                                            "12s",
+                                            "--ttl",
+                                            "1s",
+                                            "--quiet"));
+            await("the demo's root on the server")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> !demoRoots(client).isEmpty());
+            server.pause(1);
+            try {
+                // a fault longer than the store's 5 s timeout: the demo's operations time out
+                Thread.sleep(Duration.ofSeconds(7).toMillis());
+            } finally {
+                server.resume(1);
+            }
+
+            Cli.Result r = run.get(2, TimeUnit.MINUTES);
+            assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILED);
+            assertThat(r.err()).containsPattern("removed the demo's root /cosid-demo-\\w+ from");
+            assertThat(demoRoots(client)).as("roots left on the server").isEmpty();
+        }
+    }
+
+    private static List<String> demoRoots(CuratorFramework client) throws Exception {
+        return client.getChildren().forPath("/").stream()
+                .filter(n -> n.startsWith("cosid-demo-"))
+                .toList();
     }
 
     /** The shortest demo that still crashes and takes over: 2 instances, 3 s, ttl 500 ms. */
