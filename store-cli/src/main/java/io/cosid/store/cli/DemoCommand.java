@@ -1,8 +1,5 @@
 package io.cosid.store.cli;
 
-import io.cosid.store.NamespaceSnapshot;
-import io.cosid.store.RangeState;
-import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
 import io.cosid.store.StoreConfig;
@@ -10,9 +7,7 @@ import io.cosid.store.Stores;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -325,16 +320,17 @@ final class DemoCommand implements Callable<Integer> {
                     backInPlace++;
                 }
             }
-            summary(
-                    out,
-                    admin,
-                    report,
-                    fleet,
-                    crashed,
-                    crashedSlots,
-                    restartedSlots,
-                    backInPlace,
-                    duplicates);
+            new DemoSummary(instances, leaseTtl, json)
+                    .print(
+                            out,
+                            admin,
+                            report,
+                            fleet,
+                            crashed,
+                            crashedSlots,
+                            restartedSlots,
+                            backInPlace,
+                            duplicates);
             if (duplicates > 0 || !report.overlaps.isEmpty()) {
                 throw new ExitCodes.Refused(
                         ExitCodes.INVARIANT_BROKEN,
@@ -360,139 +356,6 @@ final class DemoCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
-    }
-
-    private void summary(
-            PrintWriter out,
-            Store admin,
-            DemoReport report,
-            DemoFleet fleet,
-            List<DemoFleet.Instance> crashed,
-            List<Integer> crashedSlots,
-            List<Integer> restartedSlots,
-            int backInPlace,
-            long duplicates) {
-        NamespaceSnapshot snapshot = admin.slots().inspect(DemoFleet.NAMESPACE);
-        Map<String, RangeState> ranges = admin.ranges().list();
-        long ids = fleet.snowflakeCount.get() + fleet.segmentCount.get();
-        List<String> why =
-                report.explain(
-                        crashed.stream().map(i -> i.owner).toList(),
-                        crashedSlots,
-                        restartedSlots,
-                        StoreSelection.duration("--ttl", ttl),
-                        fleet.timeouts().size());
-        if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("instances", instances);
-            doc.put("terms", report.terms);
-            doc.put("takeovers", report.takeovers);
-            doc.put("crashedSlots", crashedSlots);
-            doc.put("restartedSlots", restartedSlots);
-            doc.put("restartsGivenTheirSlotBack", backInPlace);
-            doc.put("leasesLost", report.lost);
-            doc.put("whatHappened", why);
-            List<Object> slots = new ArrayList<>();
-            snapshot.slots().forEach(v -> slots.add(Views.slot(v, snapshot.now())));
-            doc.put("slots", slots);
-            List<Object> keys = new ArrayList<>();
-            ranges.forEach((k, s) -> keys.add(Views.range(k, s)));
-            doc.put("ranges", keys);
-            doc.put("rangesAcquired", fleet.rangeCount.get());
-            doc.put("snowflakeIds", fleet.snowflakeCount.get());
-            doc.put("segmentIds", fleet.segmentCount.get());
-            doc.put("idsChecked", ids);
-            doc.put("duplicates", duplicates);
-            doc.put("windowOverlaps", report.overlaps);
-            doc.put("timeouts", fleet.timeouts());
-            doc.put("errors", fleet.errors());
-            out.println(Json.document(doc));
-            return;
-        }
-        out.println();
-        out.println("== slots (store now " + snapshot.now() + ") ==");
-        Table slots =
-                new Table(
-                        "SLOT",
-                        "STATE",
-                        "LAST-HOLDER",
-                        "FENCE",
-                        "INC",
-                        "FLOOR",
-                        "CEILING",
-                        "TIMING");
-        for (SlotView v : snapshot.slots()) {
-            slots.row(
-                    v.slot(),
-                    Views.state(v, snapshot.now()),
-                    v.ownerKey(),
-                    v.fence(),
-                    v.incarnation(),
-                    v.floor(),
-                    v.ceiling(),
-                    Views.timing(v, snapshot.now()));
-        }
-        slots.print(out);
-        out.println();
-        out.println("== terms: " + report.terms + " over " + report.bySlot.size() + " slots ==");
-        // a released term's window ends at its release bound, not at its ceiling: showing the
-        // ceiling would look like an overlap with the next term
-        Table terms = new Table("SLOT", "FENCE", "HOLDER", "INC", "FLOOR", "WINDOW-END", "ENDED");
-        report.bySlot
-                .values()
-                .forEach(
-                        list ->
-                                list.forEach(
-                                        t ->
-                                                terms.row(
-                                                        t.slot,
-                                                        t.fence,
-                                                        t.owner,
-                                                        t.incarnation,
-                                                        t.floor,
-                                                        t.windowEnd(),
-                                                        t.ended)));
-        terms.print(out);
-        out.println();
-        out.println(
-                "takeovers after expiry (larger fence, floor >= old ceiling): "
-                        + report.takeovers.size());
-        report.takeovers.forEach(t -> out.println("  " + t));
-        out.println(
-                "restarted instances given their slot back by the owner index: "
-                        + backInPlace
-                        + " of "
-                        + crashed.size()
-                        + " (slots before crash "
-                        + crashedSlots
-                        + ", after restart "
-                        + restartedSlots
-                        + ")");
-        out.println();
-        out.println("== what happened ==");
-        if (why.isEmpty()) {
-            out.println(
-                    "as planned: every lease renewed in time, every restart got its slot back, no"
-                            + " timeout");
-        }
-        why.forEach(w -> out.println("- " + w));
-        out.println();
-        out.println("== ranges ==");
-        Table keys = new Table("KEY", "NEXT");
-        ranges.forEach((k, s) -> keys.row(k, s.next()));
-        keys.print(out);
-        out.println("ranges acquired: " + fleet.rangeCount.get());
-        out.println();
-        out.printf(
-                "IDs generated: %,d snowflake + %,d segment = %,d%n",
-                fleet.snowflakeCount.get(), fleet.segmentCount.get(), ids);
-        out.println("duplicates: " + duplicates + " (checked over every ID generated)");
-        out.println("window overlaps: " + report.overlaps.size());
-        report.overlaps.forEach(o -> out.println("  " + o));
-        out.println("timeouts: " + fleet.timeouts().size());
-        fleet.timeouts().forEach(e -> out.println("  " + e));
-        fleet.errors().forEach(e -> out.println("error: " + e));
-        out.flush();
     }
 
     private void waitUntil(long start, Duration at, DemoFleet fleet, PrintWriter out)
