@@ -23,7 +23,7 @@ import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
  * <p>Arguments: connect string, root, namespace, instance id, machine bits, ttl ms, tolerance ms,
  * count. Prints {@code ready} once its store is open, then waits for a line on standard input
  * before it asks for the machine id. Prints one line {@code machineId=<id> first=<ms> last=<ms>
- * count=<n>}, the timestamps of its first and last ID.
+ * count=<n> floor=<ms>}, the timestamps of its first and last ID.
  */
 public final class CosIdProcess {
 
@@ -71,6 +71,7 @@ public final class CosIdProcess {
             for (int i = 1; i < count; i++) {
                 last = ids.generate();
             }
+            long floor = machines.leaseOf(namespace, instance).floor().toEpochMilli();
             machines.revert(namespace, instance);
             System.out.println(
                     "machineId="
@@ -80,7 +81,9 @@ public final class CosIdProcess {
                             + " last="
                             + ClockedSnowflakeId.timestampOf(last)
                             + " count="
-                            + count);
+                            + count
+                            + " floor="
+                            + floor);
         }
     }
 
