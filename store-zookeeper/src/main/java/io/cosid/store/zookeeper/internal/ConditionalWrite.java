@@ -9,7 +9,6 @@ import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -61,6 +60,8 @@ final class ConditionalWrite {
      * WriteOutcome.Kind#UNKNOWN}. Changes that could land twice (only checks and hints) are sent
      * once.
      *
+     * @param readBehind reads sent right behind the first send ({@link WriteOutcome#behind}); none:
+     *     an empty list
      * @param beforeCopy run before each copy is sent
      * @throws io.cosid.store.StoreTimeoutException when the budget ends before an answer
      * @throws io.cosid.store.StoreUnavailableException when the connection is lost more often than
@@ -69,7 +70,7 @@ final class ConditionalWrite {
     WriteOutcome sendUntilAnswered(
             Deadline deadline,
             String location,
-            boolean readBehind,
+            List<Op> readBehind,
             List<NodeChange> changes,
             Runnable beforeCopy) {
         WriteOutcome outcome = sendOnce(deadline, location, readBehind, changes);
@@ -83,7 +84,7 @@ final class ConditionalWrite {
             try {
                 retry.awaitReconnect(deadline, attempt, lost);
                 beforeCopy.run();
-                again = sendOnce(deadline, location, false, changes);
+                again = sendOnce(deadline, location, List.of(), changes);
             } catch (StoreTimeoutException | StoreUnavailableException e) {
                 // out of time or retries with no copy answered: the outcome stays unknown
                 observations.failedWrite(deadline, Reason.OUTCOME_UNKNOWN);
@@ -103,7 +104,7 @@ final class ConditionalWrite {
         switch (outcome.kind()) {
             case LOST_RACE -> observations.failedWrite(deadline, Reason.LOST_RACE);
             case UNKNOWN -> observations.failedWrite(deadline, Reason.OUTCOME_UNKNOWN);
-            case LANDED, PARENT_MISSING, NODE_GONE -> {
+            case LANDED, PARENT_MISSING, NODE_GONE, NOT_ALLOWED -> {
                 // landed, or a node to create or read first: not a race and not a gap
             }
         }
@@ -116,7 +117,7 @@ final class ConditionalWrite {
      * @param location what is written, for messages (e.g. "range key 'k' (/cosid/range/k)")
      */
     WriteOutcome send(Deadline deadline, String location, NodeChange... changes) {
-        return reported(deadline, sendOnce(deadline, location, false, List.of(changes)));
+        return reported(deadline, sendOnce(deadline, location, List.of(), List.of(changes)));
     }
 
     /**
@@ -124,11 +125,13 @@ final class ConditionalWrite {
      * the winner's state ({@link WriteOutcome#behind()}), at no extra round trip.
      */
     WriteOutcome sendWithReadBehind(Deadline deadline, String location, NodeChange change) {
-        return reported(deadline, sendOnce(deadline, location, true, List.of(change)));
+        return reported(
+                deadline,
+                sendOnce(deadline, location, List.of(Op.getData(change.path())), List.of(change)));
     }
 
     private WriteOutcome sendOnce(
-            Deadline deadline, String location, boolean readBehind, List<NodeChange> changes) {
+            Deadline deadline, String location, List<Op> readBehind, List<NodeChange> changes) {
         List<Op> ops = new ArrayList<>();
         changes.forEach(c -> ops.addAll(c.ops(paths)));
         NodeChange only = changes.size() == 1 ? changes.get(0) : null;
@@ -141,29 +144,25 @@ final class ConditionalWrite {
                     roundTrips.sendOne(
                             deadline,
                             h -> Requests.create(h, only.path(), only.data(), paths.acl()));
-        } else if (readBehind && !changes.stream().anyMatch(NodeChange::needsClaim)) {
+        } else if (!readBehind.isEmpty() && changes.stream().noneMatch(NodeChange::needsClaim)) {
             List<Reply> replies =
                     roundTrips.send(
                             deadline,
-                            h -> {
-                                List<CompletableFuture<Reply>> sent = new ArrayList<>();
-                                sent.add(
-                                        plainReplace
-                                                ? Requests.setData(
-                                                        h, only.path(), only.data(), only.version())
-                                                : Requests.multi(h, ops));
-                                sent.add(
-                                        only != null
-                                                ? Requests.getData(h, only.path())
-                                                : Requests.multi(
-                                                        h,
-                                                        changes.stream()
-                                                                .map(c -> Op.getData(c.path()))
-                                                                .toList()));
-                                return sent;
-                            });
+                            h ->
+                                    List.of(
+                                            plainReplace
+                                                    ? Requests.setData(
+                                                            h,
+                                                            only.path(),
+                                                            only.data(),
+                                                            only.version())
+                                                    : Requests.multi(h, ops),
+                                            readBehind.size() == 1
+                                                    ? Requests.getData(
+                                                            h, readBehind.get(0).getPath())
+                                                    : Requests.multi(h, readBehind)));
             reply = replies.get(0);
-            behind = readsBehind(changes, replies.get(1));
+            behind = readsBehind(readBehind, replies.get(1));
         } else if (plainReplace) {
             reply = roundTrips.setDataNow(deadline, only.path(), only.data(), only.version());
         } else {
@@ -173,22 +172,23 @@ final class ConditionalWrite {
     }
 
     /**
-     * The read behind a write, one reply per change (null where its node could not be read): one
-     * getData for a single change, else one read-only multi, so that reading every changed node
-     * costs the server one request.
+     * The reads behind a write, one reply per read: for a single getData its reply (null unless it
+     * read the node), else each operation of the read-only multi, as read or with its error (empty
+     * when the multi got no answer), so that every read costs the server one request.
      */
-    private static List<Reply> readsBehind(List<NodeChange> changes, Reply read) {
-        if (changes.size() == 1) {
+    private static List<Reply> readsBehind(List<Op> reads, Reply read) {
+        if (reads.size() == 1) {
             return Collections.singletonList(read.ok() ? read : null);
         }
         List<OpResult> results = read.results();
-        boolean answered = results != null && results.size() == changes.size();
-        List<Reply> reads = new ArrayList<>(changes.size());
-        for (int i = 0; i < changes.size(); i++) {
-            Reply r = answered ? Reply.ofRead(changes.get(i).path(), results.get(i)) : null;
-            reads.add(r != null && r.ok() ? r : null);
+        if (!read.ok() || results == null || results.size() != reads.size()) {
+            return List.of();
         }
-        return Collections.unmodifiableList(reads);
+        List<Reply> replies = new ArrayList<>(reads.size());
+        for (int i = 0; i < reads.size(); i++) {
+            replies.add(Reply.ofRead(reads.get(i).getPath(), results.get(i)));
+        }
+        return Collections.unmodifiableList(replies);
     }
 
     private WriteOutcome outcome(
@@ -207,6 +207,11 @@ final class ConditionalWrite {
         }
         if (reply.connectionProblem()) {
             return WriteOutcome.of(WriteOutcome.Kind.UNKNOWN);
+        }
+        if (reply.is(Code.NOAUTH)
+                && reply.path() != null
+                && reply.path().startsWith(paths.lineRoot() + "/")) {
+            return WriteOutcome.notAllowed(reply.path());
         }
         if (reply.is(Code.NONODE)) {
             for (NodeChange change : changes) {

@@ -2,6 +2,7 @@ package io.cosid.store.zookeeper.internal;
 
 import java.util.List;
 import java.util.Objects;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Op;
 import org.jspecify.annotations.Nullable;
 
@@ -36,7 +37,8 @@ record NodeChange(
         REPLACE,
         CHECK,
         DELETE,
-        HINT
+        HINT,
+        EPHEMERAL
     }
 
     /** Creates a node read as absent. */
@@ -55,6 +57,14 @@ record NodeChange(
      */
     static NodeChange check(String path, int version) {
         return new NodeChange(Kind.CHECK, path, version, null, null);
+    }
+
+    /**
+     * Creates an ephemeral node of this session, failing the write if it exists (a seat's result,
+     * {@link Seats}).
+     */
+    static NodeChange ephemeral(String path, byte[] data) {
+        return new NodeChange(Kind.EPHEMERAL, path, 0, null, data);
     }
 
     /** Deletes the node, failing the write unless it exists at {@code version} (-1: any). */
@@ -112,6 +122,13 @@ record NodeChange(
             case HINT -> List.of(Op.setData(path, Objects.requireNonNull(data), -1));
             case CREATE ->
                     List.of(Requests.createOp(path, Objects.requireNonNull(data), paths.acl()));
+            case EPHEMERAL ->
+                    List.of(
+                            Op.create(
+                                    path,
+                                    Objects.requireNonNull(data),
+                                    paths.acl(),
+                                    CreateMode.EPHEMERAL));
             case REPLACE ->
                     needsClaim()
                             ? List.of(

@@ -24,11 +24,12 @@ import org.apache.zookeeper.data.ACL;
  * {root}/owner/{ns}/{ownerKey}       the slots last owned by the key
  * {root}/.wrap/{digest}              claims for the one write per 2^32 that must pass
  *                                    data version -1
- * {root}/.line/{digest}              a range key's line of contended writers: its version is
- *                                    the epoch, its data empty or the epoch's turn order
+ * {root}/.line/{digest}              a range key's line of waiting writers: empty, its version
+ *                                    bumped by every seat posted (range writes check it)
  * {root}/.line/{digest}/w-s{size}-{id}-{seq}
- *                                    a writer's seat in the line (ephemeral, sequential;
- *                                    its version counts its turns)
+ *                                    a waiting writer's seat (ephemeral, sequential)
+ * {root}/.line/{digest}/r-{seat}     the range a write served that seat with, start:end
+ *                                    (ephemeral, of the serving session; {@link Seats})
  * </pre>
  */
 final class NodePaths {
@@ -130,6 +131,11 @@ final class NodePaths {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
+    }
+
+    /** The last name of a path. */
+    static String name(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     /** The parent of a path under the root, or null for the root itself. */

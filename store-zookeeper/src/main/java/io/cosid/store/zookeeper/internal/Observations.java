@@ -43,6 +43,11 @@ final class Observations {
         return log;
     }
 
+    /** The ACL of range key {@code key}'s line refuses this store ({@link StoreLog}). */
+    void lineNotWritable(String key, String node) {
+        log.lineNotWritable(store, key, node);
+    }
+
     /** A conditional write of the operation {@code deadline} budgets did not land. */
     void failedWrite(Deadline deadline, FailedWriteEvent.Reason reason) {
         StoreObserver.Operation operation = deadline.kind();

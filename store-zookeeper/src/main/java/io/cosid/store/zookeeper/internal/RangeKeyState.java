@@ -2,16 +2,20 @@ package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.RangeState;
 import io.cosid.store.StoreCorruptedException;
-import java.util.concurrent.CompletableFuture;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.apache.zookeeper.data.Stat;
 
 /**
  * Everything a {@link ZooKeeperRangeStore} keeps about one key while it runs: the node's state it
- * writes over next, the identity and highest state of the node (never forgotten), the coalescer of
- * its acquires and its races with other processes.
+ * writes over next, the key's line as last read, the identity and highest state of the node (never
+ * forgotten), the coalescer of its acquires and what its races with other processes showed.
  */
 final class RangeKeyState {
 
@@ -28,67 +32,23 @@ final class RangeKeyState {
     private record Mark(long czxid, long mzxid, long highestNext, boolean sealed) {}
 
     /**
-     * The key's line of writers as last seen ({@link WriterLine}): its data version (the check a
-     * write outside the line carries) and how many writers were in it; absent: not created yet.
+     * The key's line as last read ({@link Seats}): its data version (the check every range write
+     * carries) and the seats waiting then, minus those this store served since; absent: not created
+     * yet.
      */
-    record LineSeen(boolean exists, int version, int writers) {
-        static final LineSeen ABSENT = new LineSeen(false, 0, 0);
-
-        static LineSeen of(Reply r) {
-            return r != null && r.ok() && r.stat() != null
-                    ? new LineSeen(true, r.stat().getVersion(), r.stat().getNumChildren())
-                    : ABSENT;
-        }
-    }
-
-    /**
-     * This store's seat in the key's line and what it knows of the line's current epoch ({@link
-     * WriterLine}), kept between two acquires while the seat lingers. Used by one writer at a time
-     * (the key's {@link AcquireCoalescer} turn); handed between writer and timer through {@link
-     * #takeSeat} and {@link #leave}.
-     */
-    static final class Lingering {
-        /** This writer's seat. */
-        WriterLine.Seat seat;
-
-        /** The epoch's schedule; null: read the line first. */
-        TurnSchedule schedule;
-
-        /** The line node's data version the schedule is for. */
-        int epoch;
-
-        /** This writer's next slot in the schedule. */
-        int slot;
-
-        /** A watch on the seat before slot {@link #beforeSlot}; null: none yet. */
-        CompletableFuture<Boolean> before;
-
-        /** The slot whose seat before {@link #before} watches. */
-        int beforeSlot;
-
-        /** A watch on the line node that completes when the epoch ends; null: none yet. */
-        CompletableFuture<Boolean> epochEnded;
-
-        Lingering(WriterLine.Seat seat) {
-            this.seat = seat;
-        }
-
-        /** Forgets the epoch: the next turn reads the line first. */
-        void forgetEpoch() {
-            schedule = null;
-            before = null;
-            epochEnded = null;
-        }
+    record LineSeen(boolean exists, int version, List<Seats.Seat> waiting) {
+        static final LineSeen ABSENT = new LineSeen(false, 0, List.of());
     }
 
     private static final long HOT_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-    private final AtomicReference<Lingering> lingering = new AtomicReference<>();
 
     private final String key;
     private final String path;
     private final String line;
     private final AcquireCoalescer coalescer;
+
+    /** The results this store's writes created and nobody read yet, with when (nanoTime). */
+    private final Map<String, Long> results = new ConcurrentHashMap<>();
 
     /** The state to write over next; null: read first. */
     private volatile Seen seen;
@@ -97,7 +57,8 @@ final class RangeKeyState {
 
     private volatile boolean othersWrite;
 
-    private volatile long landedAt = System.nanoTime() - 2 * HOT_NANOS;
+    /** Whether this store may not write the key's line (its ACL): no seats, no serving. */
+    private volatile boolean plain;
 
     /** When this store last lost a race on the key (System.nanoTime). */
     private volatile long lostAt = System.nanoTime() - 2 * HOT_NANOS;
@@ -135,7 +96,7 @@ final class RangeKeyState {
         return coalescer;
     }
 
-    /** The key's line of writers ({@link NodePaths#line}). */
+    /** The key's line node, parent of its seats ({@link NodePaths#line}). */
     String line() {
         return line;
     }
@@ -168,44 +129,51 @@ final class RangeKeyState {
         othersWrite = moved;
     }
 
-    /** When this store's last acquire of the key landed (System.nanoTime). */
-    long landedAt() {
-        return landedAt;
-    }
-
-    /** After an acquire landed. */
-    void landed() {
-        landedAt = System.nanoTime();
-    }
-
     /** The key's line as last seen. */
     LineSeen lineSeen() {
         return lineSeen;
     }
 
-    /** Remembers the line as a read showed it. */
+    /** Remembers the line as a read showed it, or as this store's write left it. */
     void seeLine(LineSeen seen) {
         lineSeen = seen;
     }
 
-    /** Whether this store keeps a seat in the key's line between acquires. */
-    boolean seated() {
-        return lingering.get() != null;
+    /** Whether this store may not write the key's line: it writes by compare-and-set alone. */
+    boolean plain() {
+        return plain;
     }
 
-    /** Keeps a seat in the key's line until the next acquire takes it or the store leaves it. */
-    void linger(Lingering seat) {
-        lingering.set(seat);
+    /** After the line's ACL refused this store. */
+    void plainFromNowOn() {
+        plain = true;
     }
 
-    /** Takes the seat kept between acquires, if there is one. */
-    Lingering takeSeat() {
-        return lingering.getAndSet(null);
+    /** A result this store's write created, for {@link #leftOver}. */
+    void served(String result) {
+        results.put(result, System.nanoTime());
     }
 
-    /** Takes the seat back from the key, unless an acquire took it first. */
-    boolean leave(Lingering seat) {
-        return lingering.compareAndSet(seat, null);
+    /**
+     * The results this store created that a listing of the line still shows {@code afterNanos}
+     * after they were written: their owners never came for them. Forgets every result the listing
+     * no longer shows.
+     */
+    List<String> leftOver(List<String> listed, long afterNanos) {
+        if (results.isEmpty()) {
+            return List.of();
+        }
+        Set<String> shown = new HashSet<>(listed);
+        results.keySet().retainAll(shown);
+        long now = System.nanoTime();
+        List<String> old = new ArrayList<>();
+        results.forEach(
+                (result, at) -> {
+                    if (now - at > afterNanos && results.remove(result, at)) {
+                        old.add(result);
+                    }
+                });
+        return old;
     }
 
     /** The state to write over next, or null when it must be read first. */

@@ -44,6 +44,20 @@ final class StoreLog implements StoreObserver {
                 StoreConfig.formatDuration(timeout));
     }
 
+    /**
+     * The ACL of a range key's line refuses this store: it writes the key by compare-and-set alone,
+     * without serving the writers waiting there (docs/contract.md, "Liveness under contention").
+     */
+    void lineNotWritable(String store, String key, String node) {
+        log.warn(
+                "store '{}' (zookeeper): range key '{}' is written by compare-and-set alone: the"
+                        + " ACL of {} does not let this store serve the writers waiting on it (give"
+                        + " every store of the key the same identity, or acl=open)",
+                store,
+                key,
+                node);
+    }
+
     @Override
     public void closed(String store, String type) {
         log.info("store '{}' ({}) closed", store, type);

@@ -11,11 +11,11 @@ import org.apache.zookeeper.data.Stat;
  * @param stats when it landed: per change, the node's new Stat, or null where the reply carries
  *     none (ZooKeeper's client drops the Stat of a create inside a multi sent through a chroot)
  * @param reads after a lost race, the reads pipelined behind the write when they were asked for,
- *     one per change in order (null where one did not get through): the winner's state, so a retry
- *     needs no read of its own; else empty
+ *     one per read in order ({@link ConditionalWrite#sendUntilAnswered}): the winner's state, so a
+ *     retry needs no read of its own; else empty
  * @param missingParent when a parent was missing, that parent; else null
- * @param failedOn after a lost race, the node whose version or existence failed the write; else
- *     null
+ * @param failedOn after a lost race, the node whose version or existence failed the write (or, not
+ *     allowed, whose ACL did); else null
  */
 record WriteOutcome(
         Kind kind, List<Stat> stats, List<Reply> reads, String missingParent, String failedOn) {
@@ -40,7 +40,12 @@ record WriteOutcome(
          * A node to replace is gone (deleted behind the store's back): nothing was written; a read
          * reports it.
          */
-        NODE_GONE
+        NODE_GONE,
+        /**
+         * The store may not write a node of a range key's line ({@link #failedOn()}, its ACL):
+         * nothing was written; the key is written without serving seats.
+         */
+        NOT_ALLOWED
     }
 
     static WriteOutcome landed(List<Stat> stats) {
@@ -53,6 +58,10 @@ record WriteOutcome(
 
     static WriteOutcome of(Kind kind) {
         return new WriteOutcome(kind, List.of(), List.of(), null, null);
+    }
+
+    static WriteOutcome notAllowed(String path) {
+        return new WriteOutcome(Kind.NOT_ALLOWED, List.of(), List.of(), null, path);
     }
 
     static WriteOutcome parentMissing(String parent) {

@@ -202,7 +202,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                         createMissingBookkeeping(deadline, w.missingParent(), namespace);
                     }
                 }
-                case LOST_RACE, UNKNOWN, NODE_GONE -> {
+                case LOST_RACE, UNKNOWN, NODE_GONE, NOT_ALLOWED -> {
                     // read again: what is stored now decides (an unknown write that landed reads as
                     // defined)
                 }
@@ -410,7 +410,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                         switch (w.kind()) {
                             case LANDED -> written(deadline, ns, chosen, term, termData, w);
                             case UNKNOWN -> readBack(deadline, ns, chosen, nonce);
-                            case LOST_RACE, PARENT_MISSING, NODE_GONE -> null;
+                            case LOST_RACE, PARENT_MISSING, NODE_GONE, NOT_ALLOWED -> null;
                         };
             } catch (StoreCorruptedException e) {
                 throw e;
@@ -427,7 +427,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             switch (w.kind()) {
                 case LOST_RACE -> lost++; // another acquire took the slot or wrote the index first
                 case PARENT_MISSING -> createMissingBookkeeping(deadline, w.missingParent(), ns);
-                case LANDED, UNKNOWN, NODE_GONE -> {
+                case LANDED, UNKNOWN, NODE_GONE, NOT_ALLOWED -> {
                     // unknown: the read-back did not find this attempt's nonce, so the write did
                     // not land; a node gone is reported by the next read
                 }
@@ -977,7 +977,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
                 }
                 case PARENT_MISSING ->
                         createMissingBookkeeping(deadline, w.missingParent(), lease.namespace());
-                case LANDED, LOST_RACE, NODE_GONE -> {
+                case LANDED, LOST_RACE, NODE_GONE, NOT_ALLOWED -> {
                     // the node changed or is gone: the next read decides
                 }
             }
@@ -1116,7 +1116,7 @@ final class ZooKeeperSlotLeaseStore implements SlotLeaseStore {
             switch (w.kind()) {
                 case PARENT_MISSING ->
                         createMissingBookkeeping(deadline, w.missingParent(), namespace);
-                case LANDED, LOST_RACE, UNKNOWN, NODE_GONE -> {
+                case LANDED, LOST_RACE, UNKNOWN, NODE_GONE, NOT_ALLOWED -> {
                     // read again: an unknown advance that landed reads as reached
                 }
             }
