@@ -20,6 +20,8 @@ import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -72,7 +74,8 @@ abstract class Contender implements AutoCloseable {
         OURS("cosid-store"),
         DAL("DistributedAtomicLong"),
         BARE_SET_DATA("bare setData"),
-        BARE_SET_DATA_ASYNC("bare setData, asynchronous API");
+        BARE_SET_DATA_ASYNC("bare setData, asynchronous API"),
+        BARE_GUARDED_MULTI("bare multi: setData and a check of another node");
 
         final String label;
 
@@ -87,6 +90,7 @@ abstract class Contender implements AutoCloseable {
             case DAL -> new Dal(connectString, path, policy);
             case BARE_SET_DATA -> new BareSetData(connectString, path, policy, false);
             case BARE_SET_DATA_ASYNC -> new BareSetData(connectString, path, policy, true);
+            case BARE_GUARDED_MULTI -> new BareGuardedMulti(connectString, path, policy);
         };
     }
 
@@ -247,6 +251,64 @@ abstract class Contender implements AutoCloseable {
             } catch (ExecutionException e) {
                 throw (Exception) e.getCause();
             }
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
+    }
+
+    /**
+     * What our uncontended write is without the store around it: one synchronous multi of a
+     * versioned {@code setData} and a check of a second node's version (our range write checks the
+     * key's line). Beside bare {@code setData} it prices the multi; beside ours, the store.
+     */
+    static final class BareGuardedMulti extends Contender {
+        private final CuratorFramework client;
+        private final String path;
+        private final String guard;
+        private int version;
+        private int guardVersion;
+        private long next;
+
+        BareGuardedMulti(String connectString, String key, Policy policy) {
+            this.client = curator(connectString, policy);
+            this.path = "/bare-multi/" + key;
+            this.guard = "/bare-multi/" + key + "-guard";
+            try {
+                for (String p : List.of(path, guard)) {
+                    client.create()
+                            .orSetData()
+                            .creatingParentsIfNeeded()
+                            .withMode(CreateMode.PERSISTENT)
+                            .forPath(p, "0".getBytes(StandardCharsets.UTF_8));
+                }
+                this.version = client.checkExists().forPath(path).getVersion();
+                this.guardVersion = client.checkExists().forPath(guard).getVersion();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot create " + path, e);
+            }
+        }
+
+        @Override
+        long[] add(long step) throws Exception {
+            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+            byte[] data = Long.toString(next + step).getBytes(StandardCharsets.UTF_8);
+            List<OpResult> results;
+            try {
+                results =
+                        zk.multi(
+                                List.of(
+                                        Op.setData(path, data, version),
+                                        Op.check(guard, guardVersion)));
+            } catch (KeeperException.BadVersionException e) {
+                return null;
+            }
+            version = ((OpResult.SetDataResult) results.get(0)).getStat().getVersion();
+            long start = next;
+            next += step;
+            return new long[] {start, next};
         }
 
         @Override

@@ -35,6 +35,15 @@ final class Latencies {
         return count;
     }
 
+    /** The longest operation, in microseconds (0 when there was none). */
+    double maxMicros() {
+        long max = 0;
+        for (int i = 0; i < count(); i++) {
+            max = Math.max(max, nanos[i]);
+        }
+        return max / 1e3;
+    }
+
     double medianMicros() {
         return percentileMicros(50);
     }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Contention on one key across processes must not starve anybody: a store that joins a key others
@@ -85,7 +87,7 @@ class FairnessTest {
                 fixture.admin()
                         .create()
                         .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                        .forPath(line + "/w-s5-stalled-");
+                        .forPath(line + "/s-0-5-stalled-");
         fixture.admin().setData().forPath(line, new byte[0]);
 
         assertThat(recorder.acquire(store.ranges(), "hot", 1).start()).isEqualTo(2);
@@ -101,17 +103,26 @@ class FairnessTest {
         HistoryChecker.check(recorder.events()).assertValid();
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"s-x-", "w-s1-older-"})
     @DisplayName(
-            "a seat that declares no size (placed by hand, or by an older store) is not waited for")
-    void unsizedSeatIsNotWaitedFor() throws Exception {
+            "a seat that declares no size (placed by hand), or one of the earlier writer line, is"
+                    + " not served and holds nobody up")
+    void foreignSeatIsNotServed(String name) throws Exception {
         Store store = open();
         String line = lineOfUsedKey(store, "hot");
-        fixture.admin().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(line + "/w-x-");
+        String seat =
+                fixture.admin()
+                        .create()
+                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                        .forPath(line + "/" + name);
         fixture.admin().setData().forPath(line, new byte[0]);
         for (int i = 0; i < 5; i++) {
             assertThat(recorder.acquire(store.ranges(), "hot", 1).start()).isEqualTo(2 + i);
         }
+        assertThat(fixture.admin().getChildren().forPath(line))
+                .as("the seat, left alone, and no result")
+                .containsExactly(seat.substring(seat.lastIndexOf('/') + 1));
         HistoryChecker.check(recorder.events()).assertValid();
     }
 

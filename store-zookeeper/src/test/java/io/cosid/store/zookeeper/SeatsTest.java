@@ -86,7 +86,9 @@ class SeatsTest {
                 .as("the waiting writer's range starts where the next landed write's ends")
                 .isEqualTo(next.end());
         assertThat(later.start()).as("the write after it").isEqualTo(next.end() + 1);
-        awaitLineEmpty();
+        assertThat(seats()).as("the seats").isEmpty();
+        recorder.acquire(waiter.ranges(), KEY, 1); // deletes the result it read
+        assertThat(fixture.admin().getChildren().forPath(line())).as("the line").isEmpty();
         HistoryChecker.check(recorder.events()).assertValid();
     }
 
@@ -136,7 +138,7 @@ class SeatsTest {
             seat =
                     gone.create()
                             .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                            .forPath(line() + "/w-s5-other-");
+                            .forPath(line() + "/s-0-5-other-");
             gone.setData().forPath(line(), new byte[0]);
             proxy.holdReplyToNext(ZooKeeperProxy.READ_MULTI);
             Future<Range> writing = pool.submit(() -> recorder.acquire(writer.ranges(), KEY, 1));
@@ -180,7 +182,36 @@ class SeatsTest {
         assertThat(StoreInternals.rangeWaste(other)[0])
                 .as("values of unknown outcome")
                 .isEqualTo(1);
-        awaitLineEmpty();
+        assertThat(seats()).as("the seats").isEmpty();
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    @Test
+    @DisplayName(
+            "that never comes for its range: the store that served it deletes the result once"
+                    + " four of its timeouts have passed")
+    void resultNobodyCameFor() throws Exception {
+        Store store = open(null, Duration.ofMillis(500));
+        useKey(store);
+        String seat =
+                fixture.admin()
+                        .create()
+                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                        .forPath(line() + "/s-0-5-gone-");
+        fixture.admin().setData().forPath(line(), new byte[0]);
+        recorder.acquire(store.ranges(), KEY, 1);
+        String result = line() + "/r-" + seat.substring(seat.lastIndexOf('/') + 1);
+        assertThat(fixture.admin().checkExists().forPath(result)).as("the result").isNotNull();
+
+        // the store looks at the line whenever it reads the key: peek is such a read
+        Awaitility.await()
+                .atMost(AWAIT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> {
+                            store.ranges().peek(KEY);
+                            return fixture.admin().checkExists().forPath(result) == null;
+                        });
         HistoryChecker.check(recorder.events()).assertValid();
     }
 
@@ -272,7 +303,7 @@ class SeatsTest {
 
     private List<String> seats() throws Exception {
         return fixture.admin().getChildren().forPath(line()).stream()
-                .filter(c -> c.startsWith("w-"))
+                .filter(c -> c.startsWith("s-"))
                 .toList();
     }
 

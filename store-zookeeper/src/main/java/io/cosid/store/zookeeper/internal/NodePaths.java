@@ -26,7 +26,7 @@ import org.apache.zookeeper.data.ACL;
  *                                    data version -1
  * {root}/.line/{digest}              a range key's line of waiting writers: empty, its version
  *                                    bumped by every seat posted (range writes check it)
- * {root}/.line/{digest}/w-s{size}-{id}-{seq}
+ * {root}/.line/{digest}/s-{size}-{id}-{seq}
  *                                    a waiting writer's seat (ephemeral, sequential)
  * {root}/.line/{digest}/r-{seat}     the range a write served that seat with, start:end
  *                                    (ephemeral, of the serving session; {@link Seats})

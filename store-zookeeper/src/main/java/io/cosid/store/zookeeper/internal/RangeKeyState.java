@@ -3,12 +3,12 @@ package io.cosid.store.zookeeper.internal;
 import io.cosid.store.RangeState;
 import io.cosid.store.StoreCorruptedException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import org.apache.zookeeper.data.Stat;
 
@@ -40,8 +40,6 @@ final class RangeKeyState {
         static final LineSeen ABSENT = new LineSeen(false, 0, List.of());
     }
 
-    private static final long HOT_NANOS = TimeUnit.SECONDS.toNanos(1);
-
     private final String key;
     private final String path;
     private final String line;
@@ -49,6 +47,9 @@ final class RangeKeyState {
 
     /** The results this store's writes created and nobody read yet, with when (nanoTime). */
     private final Map<String, Long> results = new ConcurrentHashMap<>();
+
+    /** Results this store read and deletes with its next write or post. */
+    private final Set<String> read = ConcurrentHashMap.newKeySet();
 
     /** The state to write over next; null: read first. */
     private volatile Seen seen;
@@ -59,9 +60,6 @@ final class RangeKeyState {
 
     /** Whether this store may not write the key's line (its ACL): no seats, no serving. */
     private volatile boolean plain;
-
-    /** When this store last lost a race on the key (System.nanoTime). */
-    private volatile long lostAt = System.nanoTime() - 2 * HOT_NANOS;
 
     private Mark mark;
 
@@ -102,20 +100,6 @@ final class RangeKeyState {
     }
 
     /**
-     * Whether this store lost a race on the key in the last second: a write over the state it last
-     * saw (not read in the same acquire) then carries a read behind it, so that the next lost race
-     * costs no read of its own.
-     */
-    boolean hot() {
-        return System.nanoTime() - lostAt < HOT_NANOS;
-    }
-
-    /** After a race lost to another writer. */
-    void lost() {
-        lostAt = System.nanoTime();
-    }
-
-    /**
      * Whether another process wrote the key since this store last saw it, as the last check showed
      * (a write over the state this store saw, or a read before one): while it does, an acquire
      * reads before it writes instead of sending a write that would fail.
@@ -149,6 +133,21 @@ final class RangeKeyState {
         plain = true;
     }
 
+    /** After this store read its seat's result: its next write or post deletes it. */
+    void readResult(String result) {
+        read.add(result);
+    }
+
+    /** The results this store read and has not deleted yet. */
+    List<String> resultsToDelete() {
+        return List.copyOf(read);
+    }
+
+    /** After a write or post deleted them (or found them gone). */
+    void resultsDeleted(Collection<String> gone) {
+        read.removeAll(gone);
+    }
+
     /** A result this store's write created, for {@link #leftOver}. */
     void served(String result) {
         results.put(result, System.nanoTime());
@@ -156,20 +155,23 @@ final class RangeKeyState {
 
     /**
      * The results this store created that a listing of the line still shows {@code afterNanos}
-     * after they were written: their owners never came for them. Forgets every result the listing
-     * no longer shows.
+     * after they were written: their owners never came for them. Forgets the results a listing no
+     * longer shows once it is surely younger than them (their owners took them).
      */
     List<String> leftOver(List<String> listed, long afterNanos) {
         if (results.isEmpty()) {
             return List.of();
         }
         Set<String> shown = new HashSet<>(listed);
-        results.keySet().retainAll(shown);
         long now = System.nanoTime();
         List<String> old = new ArrayList<>();
         results.forEach(
                 (result, at) -> {
-                    if (now - at > afterNanos && results.remove(result, at)) {
+                    if (!shown.contains(result)) {
+                        if (now - at > afterNanos / 2) {
+                            results.remove(result, at);
+                        }
+                    } else if (now - at > afterNanos && results.remove(result, at)) {
                         old.add(result);
                     }
                 });
@@ -192,6 +194,11 @@ final class RangeKeyState {
     /** Forgets the state to write over: the next write reads first. */
     void forget() {
         seen = null;
+    }
+
+    /** The highest next value this store saw on the key; 0 before it saw any. */
+    synchronized long highestNext() {
+        return mark == null ? 0 : mark.highestNext();
     }
 
     /** Whether this store has seen the key's node. */

@@ -6,8 +6,12 @@ import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.zookeeper.internal.RangeKeyState.LineSeen;
 import io.cosid.store.zookeeper.internal.RangeKeyState.Seen;
-import io.cosid.store.zookeeper.internal.Seats.Seat;
 import io.cosid.store.zookeeper.internal.ZooKeeperRangeStore.Look;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,18 +22,15 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every try is one compare-and-set of the key that also serves the seats waiting in the key's
  * line ({@link ZooKeeperRangeStore#write}), so whoever lands serves everyone waiting. A writer that
- * lost {@value #SEAT_AFTER_LOSSES} races posts a seat of its own and keeps trying; each try then
- * reads behind it whether another write served the seat. A writer that gives up, or fails, leaves
+ * loses a race while others wait in the line (else: loses twice) posts a seat and waits for the
+ * watch on it; a write of another store serves it, or, when none has within a few of its own write
+ * round trips, it writes itself, serving everyone waiting. A writer that gives up, or fails, leaves
  * its seat; if a write served it first, that range is a gap.
  */
 final class RangeWrite {
 
-    /**
-     * Races lost in one turn after which a writer posts a seat. Not after one: two stores that take
-     * turns on a key would each post and leave a seat per acquire for nothing, while the second
-     * loss is where a writer starts to be overtaken.
-     */
-    static final int SEAT_AFTER_LOSSES = 2;
+    /** The shortest wait for a serve before a seated writer writes itself. */
+    private static final long MIN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ZooKeeperRangeStore store;
     private final Seats seats;
@@ -38,7 +39,7 @@ final class RangeWrite {
     private final Deadline deadline;
 
     /** This writer's seat in the key's line; null: none. */
-    private @Nullable Seat mine;
+    private Seats.@Nullable Posted mine;
 
     /** Races lost in this turn. */
     private int lost;
@@ -78,11 +79,14 @@ final class RangeWrite {
                     return null; // every caller it wrote for gave up: nothing is written
                 }
                 Seen known = key.seen();
-                boolean blind = !current && known != null && !key.othersWrite() && mine == null;
+                boolean blind = mine == null && !current && known != null && !key.othersWrite();
                 Seen over = known;
-                if (!blind && !(current && known != null)) {
-                    Look look = store.read(deadline, key, mine);
-                    if (known != null) {
+                if (mine != null || !(blind || (current && known != null))) {
+                    if (mine != null) {
+                        awaitServe();
+                    }
+                    Look look = store.read(deadline, key, seat());
+                    if (known != null && mine == null) {
                         Seen now = look.node();
                         key.othersWrite(now == null || now.version() != known.version());
                     }
@@ -100,20 +104,43 @@ final class RangeWrite {
             throw deadline.expired(null);
         } finally {
             if (mine != null) {
-                seats.leave(mine, store.waste()::givenUp);
+                seats.leave(mine.seat(), store.waste()::givenUp);
             }
         }
     }
 
+    private Seats.@Nullable Seat seat() {
+        return mine == null ? null : mine.seat();
+    }
+
     /**
-     * One compare-and-set over {@code over} for {@code size} values, serving the seats waiting. The
-     * range when it landed, or when the reads behind it show this writer's seat served; null to try
-     * again.
+     * Waits until the seat is gone (a write served it) or a few of this store's write round trips
+     * passed: long enough for the writers nearer the server to land a write, which serves it.
+     */
+    private void awaitServe() {
+        long wait =
+                Math.min(
+                        Math.max(MIN_WAIT_NANOS, 4 * store.latency().writeNanos()),
+                        deadline.remainingNanos());
+        try {
+            mine.gone().get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // not served yet: read, and write for everyone waiting
+        } catch (InterruptedException e) {
+            throw deadline.interrupted(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a seat's watch never fails", e);
+        }
+    }
+
+    /**
+     * One compare-and-set over {@code over} for {@code size} values, serving the seats waiting: the
+     * range when it landed; null to try again.
      */
     private @Nullable Range tryOnce(@Nullable Seen over, long size, boolean blind) {
         RangeState next = after(ZooKeeperRangeStore.stateOf(over), size);
-        Seat seat = mine;
-        boolean readBehind = key.hot() && (blind || seat != null);
+        Seats.Seat seat = seat();
+        long started = System.nanoTime();
         WriteOutcome outcome =
                 store.counted(
                         size,
@@ -125,11 +152,11 @@ final class RangeWrite {
                                         next,
                                         true,
                                         seat,
-                                        readBehind,
                                         () -> demand.settle(size)));
         current = false;
         switch (outcome.kind()) {
             case LANDED -> {
+                store.latency().landed(System.nanoTime() - started);
                 if (blind) {
                     key.othersWrite(false);
                 }
@@ -140,27 +167,23 @@ final class RangeWrite {
                 String on = outcome.failedOn();
                 if (on != null && on.startsWith(key.line() + "/")) {
                     // a seat went before this write could serve it (this writer's own: by hand or
-                    // with its session): the key and the line stand as read, try again at once
+                    // with its session), or a result it read is gone already: the key and the line
+                    // stand as read, try again at once
                     if (seat != null && on.equals(seat.path())) {
                         mine = null;
                     }
                     current = true;
-                    return null;
-                }
-                lost++;
-                key.lost();
-                if (blind) {
+                } else if (on != null && on.equals(key.line())) {
+                    key.othersWrite(true); // seats posted since this store read the line
+                } else {
+                    lost++;
                     key.othersWrite(true);
-                }
-                if (!outcome.reads().isEmpty()) {
-                    Range served = taken(store.look(deadline, key, mine, outcome.reads()));
-                    if (served != null) {
-                        return served;
+                    // others waiting show a queue: join it at once; else a lone race, which a read
+                    // and another try usually settle, as compare-and-set does between two writers
+                    boolean queue = !key.lineSeen().waiting().isEmpty();
+                    if (mine == null && !key.plain() && lost >= (queue ? 1 : 2)) {
+                        post(size);
                     }
-                    current = true;
-                }
-                if (lost >= SEAT_AFTER_LOSSES && mine == null && !key.plain()) {
-                    post(size);
                 }
                 return null;
             }
@@ -181,26 +204,25 @@ final class RangeWrite {
         if (look.served() == null) {
             return null;
         }
+        key.othersWrite(true);
         demand.fit(look.served().size());
         return look.served();
     }
 
-    /**
-     * Posts this writer's seat. When the post moved the line by exactly one version from what the
-     * writer read, nobody else posted in between and the next try writes at once; else it reads.
-     */
+    /** Posts this writer's seat, deleting the results it read before. */
     private void post(long size) {
-        Seats.Posted posted = seats.post(deadline, key.line(), size);
+        List<String> read = key.resultsToDelete();
+        Seats.Posted posted =
+                seats.post(deadline, key.line(), key.highestNext(), size, new ArrayList<>(read));
         if (posted == null) {
             store.notAllowed(key, key.line());
             return;
         }
-        mine = posted.seat();
+        key.resultsDeleted(read);
+        mine = posted;
         LineSeen line = key.lineSeen();
-        if (current && line.exists() && posted.lineVersion() == line.version() + 1L) {
+        if (line.exists() && posted.lineVersion() == line.version() + 1L) {
             key.seeLine(new LineSeen(true, (int) posted.lineVersion(), line.waiting()));
-        } else {
-            current = false;
         }
     }
 

@@ -13,30 +13,41 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The seats of a range key: how a writer that lost races says it is waiting, and how the write that
- * lands serves it (docs/contract.md, "Liveness under contention"; store-zookeeper/README.md).
+ * The seats of a range key: how a writer that lost a race says it is waiting, and how the write
+ * that lands serves it (docs/contract.md, "Liveness under contention"; store-zookeeper/README.md).
  *
- * <p>A seat is an ephemeral sequential node {@code w-s{size}-{id}-{seq}} under the key's line node
- * ({@link NodePaths#line}); posting one bumps the line node's data version, which every range write
- * checks, so no write lands past a seat it did not know of. A write serves a seat by deleting it at
- * version 0 and creating its result {@code r-{seat}} with the range ({@code start:end}), in the
- * same multi as the key's compare-and-set: a seat is served at most once, and whether it was is in
- * ZooKeeper, whatever became of the reply. Results are ephemeral nodes of the serving session; the
- * owner deletes its result once read, and the server deletes any its owner never came for.
+ * <p>A seat is an ephemeral node {@code s-{order}-{size}-{id}} under the key's line node ({@link
+ * NodePaths#line}): {@code order} is the key's next value as its writer last saw it, so seats sort
+ * oldest first (a later writer saw a later value), {@code size} the values it asks for, {@code id}
+ * unique. Posting one bumps the line node's data version, which every range write checks, so no
+ * write lands past a seat it did not know of. A write serves a seat by deleting it at version 0 and
+ * creating its result {@code r-{seat}} with the range ({@code start:end}), in the same multi as the
+ * key's compare-and-set: a seat is served at most once, and whether it was is in ZooKeeper,
+ * whatever became of the reply. Results are ephemeral nodes of the serving session; the owner
+ * deletes its result with its next write or post, and the server deletes any its owner never came
+ * for.
  */
 @Singleton
 final class Seats {
 
-    private static final String SEAT = "w-s";
+    /**
+     * How a seat's name starts. Not the {@code w-s} of the writer line before it, so that stores of
+     * the two protocols on one key never serve or wait for each other's seats.
+     */
+    private static final String SEAT = "s-";
+
     private static final String RESULT = "r-";
 
-    /** A waiting writer's seat: its node's name under the line and the size it asks for. */
-    record Seat(String line, String name, long size) {
+    /** A waiting writer's seat: its node's name under the line, its order and its size. */
+    record Seat(String line, String name, long order, long size) {
         String path() {
             return line + "/" + name;
         }
@@ -47,10 +58,10 @@ final class Seats {
     }
 
     /**
-     * A seat just posted, and the line's data version its post left ({@link #UNKNOWN}: a lost reply
-     * was settled by a listing).
+     * A seat just posted: the line's data version its post left ({@link #UNKNOWN} when a lost reply
+     * was settled by a read), and a future that completes when the seat is gone (served, or left).
      */
-    record Posted(Seat seat, long lineVersion) {}
+    record Posted(Seat seat, long lineVersion, CompletableFuture<Boolean> gone) {}
 
     /** No int data version is this. */
     static final long UNKNOWN = Long.MIN_VALUE;
@@ -69,61 +80,81 @@ final class Seats {
     }
 
     /**
-     * Posts a seat asking for {@code size}: one multi creates it and bumps the line's version.
-     * Creates the line first when it is missing; a lost reply is settled by looking for the seat's
-     * unique id. Null when the store may not write the line (its ACL): the key is then written by
-     * compare-and-set alone.
+     * Posts a seat asking for {@code size}: one multi creates it, bumps the line's version and
+     * deletes the results its writer already read ({@code consumed}, dropped from the list when one
+     * is gone), with a watch on the seat sent right behind it. Creates the line first when it is
+     * missing; a lost reply is settled by looking for the seat. Null when the store may not write
+     * the line (its ACL): the key is then written by compare-and-set alone.
      */
-    Posted post(Deadline deadline, String line, long size) {
-        String prefix = line + "/" + SEAT + size + "-" + UUID.randomUUID() + "-";
-        List<Op> ops =
-                List.of(
-                        Requests.createEphemeralSequentialOp(prefix, paths.acl()),
-                        Op.setData(line, new byte[0], -1)); // a counter: any version
+    Posted post(Deadline deadline, String line, long order, long size, List<String> consumed) {
+        Seat seat =
+                new Seat(line, SEAT + order + "-" + size + "-" + UUID.randomUUID(), order, size);
         while (deadline.hasTimeLeft()) {
-            Reply r = roundTrips.sendOne(deadline, h -> Requests.multi(h, ops));
-            if (r.ok()) {
-                String created = ((OpResult.CreateResult) r.results().get(0)).getPath();
-                int version = ((OpResult.SetDataResult) r.results().get(1)).getStat().getVersion();
-                return new Posted(new Seat(line, NodePaths.name(created), size), version);
+            List<Op> ops = new ArrayList<>();
+            ops.add(Op.create(seat.path(), new byte[0], paths.acl(), CreateMode.EPHEMERAL));
+            ops.add(Op.setData(line, new byte[0], -1)); // a counter: any version
+            consumed.forEach(result -> ops.add(Op.delete(result, -1)));
+            CompletableFuture<Boolean> gone = new CompletableFuture<>();
+            List<Reply> r =
+                    roundTrips.send(
+                            deadline,
+                            h -> List.of(Requests.multi(h, ops), watch(h, seat.path(), gone)));
+            Reply posted = r.get(0);
+            if (posted.ok()) {
+                consumed.clear();
+                int version =
+                        ((OpResult.SetDataResult) posted.results().get(1)).getStat().getVersion();
+                return new Posted(seat, version, gone);
             }
-            if (r.is(Code.NOAUTH)) {
+            if (posted.is(Code.NOAUTH)) {
                 return null;
-            } else if (r.is(Code.NONODE)) {
-                pathCreator.ensure(deadline, line);
-            } else if (r.connectionProblem()) {
-                Seat found = find(deadline, line, prefix);
-                if (found != null) {
-                    return new Posted(found, UNKNOWN);
+            } else if (posted.is(Code.NONODE)) {
+                // a result already gone (its serving session ended, or swept), or the line
+                if (!consumed.remove(posted.path())) {
+                    pathCreator.ensure(deadline, line);
+                }
+            } else if (posted.connectionProblem()) {
+                CompletableFuture<Boolean> found = new CompletableFuture<>();
+                Reply there = roundTrips.sendOne(deadline, h -> watch(h, seat.path(), found));
+                if (there.ok()) {
+                    return new Posted(seat, UNKNOWN, found);
                 }
             } else {
-                throw failures.unexpected(deadline, r);
+                throw failures.unexpected(deadline, posted);
             }
         }
         throw deadline.expired(null);
     }
 
-    private Seat find(Deadline deadline, String line, String prefix) {
-        String start = NodePaths.name(prefix);
-        Reply children = roundTrips.sendOne(deadline, h -> Requests.getChildren(h, line));
-        for (String name : children.ok() ? children.children() : List.<String>of()) {
-            if (name.startsWith(start)) {
-                return new Seat(line, name, size(name));
-            }
-        }
-        return null;
+    /** An {@code exists} of the seat whose watch completes {@code gone} when the seat goes. */
+    private static CompletableFuture<Reply> watch(
+            ZooKeeper h, String seat, CompletableFuture<Boolean> gone) {
+        return Requests.exists(
+                        h,
+                        seat,
+                        e -> {
+                            if (e.getType() == Watcher.Event.EventType.NodeDeleted) {
+                                gone.complete(true);
+                            }
+                        })
+                .whenComplete(
+                        (r, t) -> {
+                            if (r == null || !r.ok()) {
+                                gone.complete(true); // absent: nothing to wait for
+                            }
+                        });
     }
 
     /** The seats a listing of the line shows, oldest first; results and other nodes left out. */
     static List<Seat> waiting(String line, List<String> children) {
         List<Seat> seats = new ArrayList<>();
         for (String name : children) {
-            long size = size(name);
-            if (size > 0) {
-                seats.add(new Seat(line, name, size));
+            Seat seat = parse(line, name);
+            if (seat != null) {
+                seats.add(seat);
             }
         }
-        seats.sort(Comparator.comparingLong(s -> sequence(s.name())));
+        seats.sort(Comparator.comparingLong(Seat::order).thenComparing(Seat::name));
         return List.copyOf(seats);
     }
 
@@ -135,24 +166,18 @@ final class Seats {
                 .toList();
     }
 
-    /** The size a seat's name asks for; -1 when it is not a seat's name. */
-    static long size(String name) {
-        int end = name.indexOf('-', SEAT.length());
-        if (!name.startsWith(SEAT) || end < 0) {
-            return -1;
+    /** The seat a child name of the line is; null when it is not one that asks for values. */
+    static Seat parse(String line, String name) {
+        String[] parts = name.split("-", 4);
+        if (parts.length != 4 || !name.startsWith(SEAT)) {
+            return null;
         }
         try {
-            return Long.parseLong(name, SEAT.length(), end, 10);
+            long order = Long.parseLong(parts[1]);
+            long size = Long.parseLong(parts[2]);
+            return order >= 0 && size > 0 ? new Seat(line, name, order, size) : null;
         } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static long sequence(String name) {
-        try {
-            return Long.parseLong(name.substring(name.lastIndexOf('-') + 1));
-        } catch (NumberFormatException e) {
-            return Long.MAX_VALUE;
+            return null;
         }
     }
 

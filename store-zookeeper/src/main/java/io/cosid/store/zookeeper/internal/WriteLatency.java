@@ -4,8 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A moving average of this store's landed writes' round trips: how long "a while" is when a writer
- * waits in a key's line ({@link WriterLine}), measured on this ensemble and this machine instead of
- * fixed, so that it stretches when the machine is busy.
+ * waits in a key's line for a write to serve it ({@link RangeWrite}), measured on this ensemble and
+ * this machine instead of fixed, so that it stretches when the machine is busy.
  */
 final class WriteLatency {
 

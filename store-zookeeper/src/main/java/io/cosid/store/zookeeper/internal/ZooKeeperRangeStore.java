@@ -51,8 +51,11 @@ final class ZooKeeperRangeStore implements RangeStore {
 
     private static final RangeState FRESH = new RangeState(0, false);
 
-    /** How long a result may wait for its owner before its writer deletes it. */
-    private static final long LEFTOVER_NANOS = TimeUnit.MINUTES.toNanos(2);
+    /**
+     * The shortest time a result waits for its owner before its writer deletes it; at least four of
+     * this store's timeouts. An owner that comes later finds its range gone, a gap.
+     */
+    private static final long MIN_LEFTOVER_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     /** The most seats one write serves, so that a multi stays small. */
     static final int MAX_SERVED = 64;
@@ -67,6 +70,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     private final Seats seats;
     private final Observations observations;
     private final RangeWaste waste;
+    private final WriteLatency latency = new WriteLatency();
     private final Map<String, RangeKeyState> keys = new ConcurrentHashMap<>();
 
     @Inject
@@ -141,7 +145,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                 return now.next();
             }
             RangeState raised = new RangeState(atLeast, false);
-            if (write(deadline, state, current, raised, false, null, false, () -> {}).landed()) {
+            if (write(deadline, state, current, raised, false, null, () -> {}).landed()) {
                 return atLeast;
             }
         }
@@ -161,7 +165,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                 return now.next();
             }
             RangeState sealed = new RangeState(now.next(), true);
-            if (write(deadline, state, current, sealed, false, null, false, () -> {}).landed()) {
+            if (write(deadline, state, current, sealed, false, null, () -> {}).landed()) {
                 return now.next();
             }
         }
@@ -223,7 +227,7 @@ final class ZooKeeperRangeStore implements RangeStore {
      * before the seat's result, so that a seat missing from it without a result was never served,
      * and the key's node last, so that a result's range ends at or below its next value.
      */
-    List<Op> lookOps(RangeKeyState key, @Nullable Seat mine) {
+    private static List<Op> lookOps(RangeKeyState key, @Nullable Seat mine) {
         List<Op> ops = new ArrayList<>(5);
         ops.add(Op.getData(key.line()));
         ops.add(Op.getChildren(key.line()));
@@ -254,7 +258,8 @@ final class ZooKeeperRangeStore implements RangeStore {
      * version and waiting seats, and the writer's own seat served, waiting or gone. A result its
      * owner never came for, written by this store long ago, is deleted.
      */
-    Look look(Deadline deadline, RangeKeyState key, @Nullable Seat mine, List<Reply> replies) {
+    private Look look(
+            Deadline deadline, RangeKeyState key, @Nullable Seat mine, List<Reply> replies) {
         Reply lineNode = replies.get(0);
         Reply children = replies.get(1);
         if (lineNode.is(Code.NOAUTH) || children.is(Code.NOAUTH)) {
@@ -270,7 +275,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                                         .filter(s -> mine == null || !s.name().equals(mine.name()))
                                         .toList())
                         : LineSeen.ABSENT);
-        key.leftOver(Seats.results(key.line(), listed), LEFTOVER_NANOS).forEach(seats::delete);
+        long leftover = Math.max(MIN_LEFTOVER_NANOS, 4 * lifecycle.timeout().toNanos());
+        key.leftOver(Seats.results(key.line(), listed), leftover).forEach(seats::delete);
         Seen node = seen(deadline, key, replies.get(replies.size() - 1));
         if (mine == null) {
             return new Look(node, null, false);
@@ -296,7 +302,7 @@ final class ZooKeeperRangeStore implements RangeStore {
                             + ", past the key's next value "
                             + node.state().next());
         }
-        seats.delete(mine.result());
+        key.readResult(mine.result());
         return new Look(node, served, true);
     }
 
@@ -333,8 +339,6 @@ final class ZooKeeperRangeStore implements RangeStore {
      * know of. With {@code serve}, the values after {@code next} go to the seats waiting as this
      * store last read the line, oldest first, as far as they fit and at most {@value #MAX_SERVED}
      * ({@link Seats#serve}), and {@code mine}, the writer's own seat, is deleted in the same multi.
-     * With {@code readBehind}, the reads of {@link #lookOps} are pipelined behind the write (a lost
-     * race then knows the winner's state at no extra round trip); they are the caller's to look at.
      */
     WriteOutcome write(
             Deadline deadline,
@@ -343,7 +347,6 @@ final class ZooKeeperRangeStore implements RangeStore {
             RangeState next,
             boolean serve,
             @Nullable Seat mine,
-            boolean readBehind,
             Runnable beforeCopy) {
         LineSeen line = key.lineSeen();
         boolean guarded = current != null && !key.plain();
@@ -358,6 +361,7 @@ final class ZooKeeperRangeStore implements RangeStore {
             if (mine != null) {
                 changes.add(NodeChange.delete(mine.path(), 0));
             }
+            key.resultsToDelete().forEach(r -> changes.add(NodeChange.delete(r, -1)));
             for (Seat seat : serve ? line.waiting() : List.<Seat>of()) {
                 if (served.size() < MAX_SERVED && seat.size() <= Long.MAX_VALUE - end) {
                     changes.addAll(Seats.serve(seat, end));
@@ -373,16 +377,20 @@ final class ZooKeeperRangeStore implements RangeStore {
                 current == null
                         ? NodeChange.create(key.path(), data)
                         : NodeChange.replace(key.path(), current.version(), current.data(), data));
-        List<Op> behind = readBehind ? lookOps(key, mine) : List.of();
         WriteOutcome outcome =
                 conditionalWrite.sendUntilAnswered(
-                        deadline, key.location(), behind, changes, beforeCopy);
+                        deadline, key.location(), List.of(), changes, beforeCopy);
         switch (outcome.kind()) {
             case LANDED -> {
                 Stat stat = outcome.stat(0);
                 key.check(stat, written);
                 key.see(new Seen(written, stat.getVersion(), data));
                 if (guarded) {
+                    key.resultsDeleted(
+                            changes.stream()
+                                    .filter(c -> c.kind() == NodeChange.Kind.DELETE)
+                                    .map(NodeChange::path)
+                                    .toList());
                     List<Seat> left = new ArrayList<>(line.waiting());
                     left.removeAll(served);
                     key.seeLine(new LineSeen(true, line.exists() ? line.version() : 0, left));
@@ -392,7 +400,9 @@ final class ZooKeeperRangeStore implements RangeStore {
             case LOST_RACE -> {
                 String on = outcome.failedOn();
                 if (on != null && on.startsWith(key.line() + "/")) {
-                    // a seat went (or its result is there): the key and the line stand as read
+                    // a seat went (or its result is there), or a result read is gone already: the
+                    // key and the line stand as read
+                    key.resultsDeleted(List.of(on));
                     key.seeLine(
                             new LineSeen(
                                     true,
@@ -449,6 +459,11 @@ final class ZooKeeperRangeStore implements RangeStore {
         } finally {
             waste.answered(size);
         }
+    }
+
+    /** The round trip of this store's landed range writes. */
+    WriteLatency latency() {
+        return latency;
     }
 
     /** What this store's range writes may have skipped, by cause. */
