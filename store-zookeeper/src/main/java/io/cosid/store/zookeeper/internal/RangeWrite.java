@@ -22,10 +22,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every try is one compare-and-set of the key that also serves the seats waiting in the key's
  * line ({@link ZooKeeperRangeStore#write}), so whoever lands serves everyone waiting. A writer that
- * loses a race while others wait in the line (else: loses twice) posts a seat and waits for the
- * watch on it; a write of another store serves it, or, when none has within a few of its own write
- * round trips, it writes itself, serving everyone waiting. A writer that gives up, or fails, leaves
- * its seat; if a write served it first, that range is a gap.
+ * loses a race while others wait in the line (else: loses twice) posts a seat. The first seat in
+ * the line writes at once, for everyone waiting; the others wait for the watch on their seat, as a
+ * write of another store serves them, and write themselves only when none has within a few of their
+ * own write round trips. A writer that gives up, or fails, leaves its seat; if a write served it
+ * first, that range is a gap.
  */
 final class RangeWrite {
 
@@ -49,6 +50,9 @@ final class RangeWrite {
      * left standing by its last try.
      */
     private boolean current;
+
+    /** Whether the line moved since this store read it (a write failed its check): read first. */
+    private boolean lineMoved;
 
     RangeWrite(
             ZooKeeperRangeStore store,
@@ -79,10 +83,16 @@ final class RangeWrite {
                     return null; // every caller it wrote for gave up: nothing is written
                 }
                 Seen known = key.seen();
-                boolean blind = mine == null && !current && known != null && !key.othersWrite();
+                boolean blind =
+                        mine == null
+                                && !current
+                                && !lineMoved
+                                && known != null
+                                && !key.othersWrite();
                 Seen over = known;
-                if (mine != null || !(blind || (current && known != null))) {
-                    if (mine != null) {
+                if (mine != null || lineMoved || !(blind || (current && known != null))) {
+                    lineMoved = false;
+                    if (mine != null && !first()) {
                         awaitServe();
                     }
                     Look look = store.read(deadline, key, seat());
@@ -107,6 +117,15 @@ final class RangeWrite {
                 seats.leave(mine.seat(), store.waste()::givenUp);
             }
         }
+    }
+
+    /**
+     * Whether no seat older than this writer's waits, as far as it last read the line: the first
+     * seat does not wait for others to serve it but writes for everyone at once, as the combiner.
+     */
+    private boolean first() {
+        return key.lineSeen().waiting().stream()
+                .noneMatch(s -> Seats.OLDEST_FIRST.compare(s, mine.seat()) < 0);
     }
 
     private Seats.@Nullable Seat seat() {
@@ -174,7 +193,10 @@ final class RangeWrite {
                     }
                     current = true;
                 } else if (on != null && on.equals(key.line())) {
-                    key.othersWrite(true); // seats posted since this store read the line
+                    // seats posted since this store read the line, the key as it left it: read the
+                    // line, and write for them
+                    lineMoved = true;
+                    return null;
                 } else {
                     lost++;
                     key.othersWrite(true);

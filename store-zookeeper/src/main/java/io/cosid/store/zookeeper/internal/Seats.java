@@ -63,6 +63,10 @@ final class Seats {
      */
     record Posted(Seat seat, long lineVersion, CompletableFuture<Boolean> gone) {}
 
+    /** The order seats are served in: by the key's value their writers saw, then by name. */
+    static final Comparator<Seat> OLDEST_FIRST =
+            Comparator.comparingLong(Seat::order).thenComparing(Seat::name);
+
     /** No int data version is this. */
     static final long UNKNOWN = Long.MIN_VALUE;
 
@@ -154,7 +158,7 @@ final class Seats {
                 seats.add(seat);
             }
         }
-        seats.sort(Comparator.comparingLong(Seat::order).thenComparing(Seat::name));
+        seats.sort(OLDEST_FIRST);
         return List.copyOf(seats);
     }
 

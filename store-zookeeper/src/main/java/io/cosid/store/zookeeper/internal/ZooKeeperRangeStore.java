@@ -411,8 +411,8 @@ final class ZooKeeperRangeStore implements RangeStore {
                                             .filter(s -> !on.equals(s.path()))
                                             .filter(s -> !on.equals(s.result()))
                                             .toList()));
-                } else {
-                    key.forget();
+                } else if (!key.line().equals(on)) {
+                    key.forget(); // the key moved; a failed check of the line leaves it as read
                 }
             }
             case NOT_ALLOWED -> {
