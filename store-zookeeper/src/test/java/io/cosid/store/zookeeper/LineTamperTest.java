@@ -27,12 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A key written by hand while its writers take turns in its line: the writers compute the key's
- * state instead of reading it, so a hand edit must break their turns, never be written over. A key
- * raised by hand stays raised; a key lowered by hand is refused (docs/contract.md, "Liveness under
- * contention" and "Corrupt data").
+ * A key written by hand while its writers contend and wait in its line: every write is a
+ * compare-and-set over a state a store read or wrote, so a hand edit fails the next write and is
+ * read, never written over. A key raised by hand stays raised; a key lowered by hand is refused
+ * (docs/contract.md, "Liveness under contention" and "Corrupt data").
  */
-@DisplayName("A key written by hand while writers take turns in its line")
+@DisplayName("A key written by hand while writers contend and wait in its line")
 class LineTamperTest {
 
     @RegisterExtension
@@ -58,7 +58,7 @@ class LineTamperTest {
         fixture.close();
     }
 
-    /** Three stores acquiring back to back on the key (so they take turns in its line). */
+    /** Three stores acquiring back to back on the key (so they contend, and wait in its line). */
     private List<Future<?>> writers() {
         List<Future<?>> running = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -106,7 +106,7 @@ class LineTamperTest {
 
     @Test
     @DisplayName(
-            "an advance from another store while writers take turns holds: every later range is"
+            "an advance from another store while writers contend holds: every later range is"
                     + " above it")
     void advancedMeanwhile() throws Exception {
         List<Future<?>> running = writers();

@@ -53,8 +53,8 @@ final class AcquireCoalescer {
         long settle();
 
         /**
-         * Before a write whose size is fixed (a turn of the size its seat declared): fills it with
-         * the callers that still wait, as far as they fit; what stays unfilled is given up.
+         * Before a write whose size is fixed (a copy of a write whose reply was lost): fills it
+         * with the callers that still wait, as far as they fit; what stays unfilled is given up.
          */
         void settle(long size);
 

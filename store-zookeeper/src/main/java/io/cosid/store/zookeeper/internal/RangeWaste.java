@@ -16,10 +16,11 @@ import java.util.concurrent.atomic.LongAdder;
  *       have been the first send. If it landed, its values are skipped. An upper bound: some of
  *       them did not land, and a write whose time ran out just before it was sent is counted too.
  *   <li><b>Given up</b>: in writes that landed, the values of coalesced requests whose caller ran
- *       out of time while the write carrying them was in flight, and the part of a turn of fixed
- *       size (a seat's declared size, or a copy of a lost write) that no caller still waiting could
- *       fill. A caller that gives up between two sends is not written for ({@link
- *       AcquireCoalescer.Demand}). Exact.
+ *       out of time while the write carrying them was in flight, the part of a range of fixed size
+ *       (a seat's, served by another store's write, or a copy of a lost write) that no caller still
+ *       waiting could fill, and a seat's range whose writer left after a write served it. A caller
+ *       that gives up between two sends is not written for ({@link AcquireCoalescer.Demand}).
+ *       Exact.
  * </ul>
  *
  * <p>Also the values of the range writes in flight now (sent, not yet answered or given up on): a
