@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,7 +56,9 @@ class SeatsTest {
     private static final Duration BUDGET = Duration.ofSeconds(20);
     private static final Duration AWAIT = Duration.ofSeconds(30);
 
-    private final ZooKeeperFixture fixture = new ZooKeeperFixture(SERVER.server());
+    /** Replaced by a fixture with credentials in the test of the creator ACL. */
+    private ZooKeeperFixture fixture = new ZooKeeperFixture(SERVER.server());
+
     private final ExecutorService pool = Executors.newCachedThreadPool();
     private final List<Store> stores = new ArrayList<>();
     private final List<ZooKeeperProxy> proxies = new ArrayList<>();
@@ -89,6 +92,30 @@ class SeatsTest {
         assertThat(seats()).as("the seats").isEmpty();
         recorder.acquire(waiter.ranges(), KEY, 1); // deletes the result it read
         assertThat(fixture.admin().getChildren().forPath(line())).as("the line").isEmpty();
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    @Test
+    @DisplayName(
+            "with acl=creator and one identity for every store (auth.digest), is served by the next"
+                    + " write as with an open ACL")
+    void servedUnderTheCreatorAcl() throws Exception {
+        fixture.close();
+        fixture = new ZooKeeperFixture(SERVER.server(), Map.of("auth.digest", "fleet:secret"));
+        ZooKeeperProxy proxy = proxy();
+        Store waiter = open(proxy, BUDGET);
+        Store other = open(null, BUDGET);
+        Future<Range> waiting = seatedWriter(proxy, waiter, other);
+        String seat = line() + "/" + seats().get(0);
+        assertThat(fixture.admin().getACL().forPath(seat))
+                .as("the seat's ACL: its creator's identity alone")
+                .extracting(acl -> acl.getId().getScheme())
+                .containsExactly("digest");
+
+        Range next = recorder.acquire(other.ranges(), KEY, 1);
+        proxy.release();
+
+        assertThat(waiting.get(30, TimeUnit.SECONDS).start()).isEqualTo(next.end());
         HistoryChecker.check(recorder.events()).assertValid();
     }
 

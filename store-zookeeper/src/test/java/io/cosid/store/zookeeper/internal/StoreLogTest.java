@@ -120,6 +120,19 @@ class StoreLogTest {
     }
 
     @Test
+    @DisplayName(
+            "a line the store may not write is one WARN line naming the key, the node and the"
+                    + " repair")
+    void lineNotWritable() {
+        log.lineNotWritable("main", "orders", "/cosid/.line/ab12");
+        assertThat(only().level()).isEqualTo(Level.WARN);
+        assertThat(only().text())
+                .contains("range key 'orders'", "/cosid/.line/ab12", "compare-and-set alone")
+                .contains("acl=open");
+        assertThat(only().thrown()).isNull();
+    }
+
+    @Test
     @DisplayName("an unexpected failure is a WARN line with its stack trace")
     void unexpected() {
         IllegalStateException bug = new IllegalStateException("planted");
