@@ -146,6 +146,11 @@ abstract class Contender implements AutoCloseable {
                             .withOption("retry.maxSleep", policy.maxSleepMs() + "ms"));
         }
 
+        /** The store this contender acquires with. */
+        Store store() {
+            return store;
+        }
+
         @Override
         long[] add(long step) {
             Range r = store.ranges().acquire(key, step);

@@ -7,6 +7,7 @@ import io.cosid.store.inmemory.InMemoryStores;
 import io.cosid.store.zookeeper.ZooKeeperStores;
 import io.cosid.store.zookeeper.harness.DelayingProxy;
 import io.cosid.store.zookeeper.harness.ForkedEnsemble;
+import io.cosid.store.zookeeper.harness.StoreFigures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,11 +18,13 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -463,6 +466,7 @@ public final class SideBySide {
                 x,
                 flat);
         chart.write(outDir().resolve("throughput-vs-clients.png"));
+        seatTable();
         unequalDistances(reference);
     }
 
@@ -664,14 +668,68 @@ public final class SideBySide {
                             : Contender.open(kind, connectString, key, policy));
         }
         try {
-            return runMeasured(
-                    contenders, clients + " x " + kind.label + " (" + policy.name() + ")");
+            Result r =
+                    runMeasured(
+                            contenders, clients + " x " + kind.label + " (" + policy.name() + ")");
+            if (kind == Contender.Kind.OURS && !sharedStore) {
+                Map<String, Long> sum = new LinkedHashMap<>();
+                for (Contender c : contenders) {
+                    StoreFigures.rangeCounts(((Contender.Ours) c).store())
+                            .forEach((name, n) -> sum.merge(name, n, Long::sum));
+                }
+                seatCounts.put(clients, sum);
+            }
+            return r;
         } finally {
             contenders.forEach(Contender::closeQuietly);
             if (shared != null) {
                 shared.close();
             }
         }
+    }
+
+    /** Per client count, what the own-sessions row's stores counted ({@link #seatTable}). */
+    private final Map<Integer, Map<String, Long>> seatCounts = new TreeMap<>();
+
+    /**
+     * Where the own-sessions rows' acquires went, as their stores counted them (warm-up included):
+     * per acquire, and seats per write that served any.
+     */
+    private void seatTable() {
+        Table table =
+                new Table(
+                        "Own sessions: what an acquire did, as the stores counted it (warm-up"
+                                + " included)",
+                        "clients",
+                        "acquires",
+                        "served by another store",
+                        "seats posted",
+                        "reads",
+                        "writes lost to a write",
+                        "writes failed on the line",
+                        "writes failed on a seat",
+                        "waits ended by the watch",
+                        "waits run out",
+                        "seats per serving write");
+        seatCounts.forEach(
+                (clients, c) -> {
+                    double acquires = c.get("LANDED") + c.get("SERVED");
+                    table.row(
+                            clients,
+                            (long) acquires,
+                            c.get("SERVED") / acquires,
+                            c.get("POSTS") / acquires,
+                            c.get("READS") / acquires,
+                            c.get("FAILED_ON_KEY") / acquires,
+                            c.get("FAILED_ON_LINE") / acquires,
+                            c.get("FAILED_ON_SEAT") / acquires,
+                            c.get("WATCH_FIRED") / acquires,
+                            c.get("WAIT_RAN_OUT") / acquires,
+                            c.get("SERVING_WRITES") == 0
+                                    ? Double.NaN
+                                    : c.get("SEATS_SERVED") / (double) c.get("SERVING_WRITES"));
+                });
+        publish(table);
     }
 
     /** Threads per store in the row where every client is a busy process of its own. */

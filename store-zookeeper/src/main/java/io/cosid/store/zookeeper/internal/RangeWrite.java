@@ -96,6 +96,7 @@ final class RangeWrite {
                         awaitServe();
                     }
                     Look look = store.read(deadline, key, seat());
+                    store.counts().add(RangeCounts.Count.READS);
                     if (known != null && mine == null) {
                         Seen now = look.node();
                         key.othersWrite(now == null || now.version() != known.version());
@@ -143,8 +144,10 @@ final class RangeWrite {
                         deadline.remainingNanos());
         try {
             mine.gone().get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+            store.counts().add(RangeCounts.Count.WATCH_FIRED);
         } catch (TimeoutException e) {
             // not served yet: read, and write for everyone waiting
+            store.counts().add(RangeCounts.Count.WAIT_RAN_OUT);
         } catch (InterruptedException e) {
             throw deadline.interrupted(e);
         } catch (ExecutionException e) {
@@ -176,6 +179,7 @@ final class RangeWrite {
         switch (outcome.kind()) {
             case LANDED -> {
                 store.latency().landed(System.nanoTime() - started);
+                store.counts().add(RangeCounts.Count.LANDED);
                 if (blind) {
                     key.othersWrite(false);
                 }
@@ -185,6 +189,7 @@ final class RangeWrite {
             case LOST_RACE -> {
                 String on = outcome.failedOn();
                 if (on != null && on.startsWith(key.line() + "/")) {
+                    store.counts().add(RangeCounts.Count.FAILED_ON_SEAT);
                     // a seat went before this write could serve it (this writer's own: by hand or
                     // with its session), or a result it read is gone already: the key and the line
                     // stand as read, try again at once
@@ -193,12 +198,14 @@ final class RangeWrite {
                     }
                     current = true;
                 } else if (on != null && on.equals(key.line())) {
+                    store.counts().add(RangeCounts.Count.FAILED_ON_LINE);
                     // seats posted since this store read the line, the key as it left it: read the
                     // line, and write for them
                     lineMoved = true;
                     return null;
                 } else {
                     lost++;
+                    store.counts().add(RangeCounts.Count.FAILED_ON_KEY);
                     key.othersWrite(true);
                     // others waiting show a queue: join it at once; else a lone race, which a read
                     // and another try usually settle, as compare-and-set does between two writers
@@ -227,6 +234,7 @@ final class RangeWrite {
             return null;
         }
         key.othersWrite(true);
+        store.counts().add(RangeCounts.Count.SERVED);
         demand.fit(look.served().size());
         return look.served();
     }
@@ -241,6 +249,7 @@ final class RangeWrite {
             return;
         }
         key.resultsDeleted(read);
+        store.counts().add(RangeCounts.Count.POSTS);
         mine = posted;
         LineSeen line = key.lineSeen();
         if (line.exists() && posted.lineVersion() == line.version() + 1L) {

@@ -71,6 +71,7 @@ final class ZooKeeperRangeStore implements RangeStore {
     private final Observations observations;
     private final RangeWaste waste;
     private final WriteLatency latency = new WriteLatency();
+    private final RangeCounts counts = new RangeCounts();
     private final Map<String, RangeKeyState> keys = new ConcurrentHashMap<>();
 
     @Inject
@@ -395,6 +396,10 @@ final class ZooKeeperRangeStore implements RangeStore {
                     left.removeAll(served);
                     key.seeLine(new LineSeen(true, line.exists() ? line.version() : 0, left));
                     served.forEach(s -> key.served(s.result()));
+                    if (!served.isEmpty()) {
+                        counts.add(RangeCounts.Count.SERVING_WRITES);
+                        counts.add(RangeCounts.Count.SEATS_SERVED, served.size());
+                    }
                 }
             }
             case LOST_RACE -> {
@@ -459,6 +464,11 @@ final class ZooKeeperRangeStore implements RangeStore {
         } finally {
             waste.answered(size);
         }
+    }
+
+    /** What this store's range acquires did on contended keys. */
+    RangeCounts counts() {
+        return counts;
     }
 
     /** The round trip of this store's landed range writes. */

@@ -2,6 +2,7 @@ package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.Store;
 import io.cosid.store.spi.ObservedStore;
+import java.util.Map;
 
 /** What tests outside this package may read of a ZooKeeper store's internals. */
 public final class StoreInternals {
@@ -16,11 +17,23 @@ public final class StoreInternals {
      *     values of the range writes in flight now}
      */
     public static long[] rangeWaste(Store store) {
-        RangeWaste waste =
-                ((ZooKeeperRangeStore) ((ZooKeeperStore) ObservedStore.unwrap(store)).ranges())
-                        .waste();
+        RangeWaste waste = ranges(store).waste();
         return new long[] {
             waste.unknownOutcomeValues(), waste.givenUpValues(), waste.inFlightValues()
         };
+    }
+
+    /**
+     * What a store's range acquires did on contended keys ({@link RangeCounts}), by count name.
+     *
+     * @param store a store opened by {@code ZooKeeperStores}
+     * @return every count, in {@link RangeCounts.Count} order
+     */
+    public static Map<String, Long> rangeCounts(Store store) {
+        return ranges(store).counts().snapshot();
+    }
+
+    private static ZooKeeperRangeStore ranges(Store store) {
+        return (ZooKeeperRangeStore) ((ZooKeeperStore) ObservedStore.unwrap(store)).ranges();
     }
 }
