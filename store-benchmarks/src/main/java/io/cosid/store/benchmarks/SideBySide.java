@@ -708,8 +708,7 @@ public final class SideBySide {
                         "writes lost to a write",
                         "writes failed on the line",
                         "writes failed on a seat",
-                        "waits ended by the watch",
-                        "waits run out",
+                        "waits before a read",
                         "seats per serving write");
         seatCounts.forEach(
                 (clients, c) -> {
@@ -723,8 +722,7 @@ public final class SideBySide {
                             c.get("FAILED_ON_KEY") / acquires,
                             c.get("FAILED_ON_LINE") / acquires,
                             c.get("FAILED_ON_SEAT") / acquires,
-                            c.get("WATCH_FIRED") / acquires,
-                            c.get("WAIT_RAN_OUT") / acquires,
+                            c.get("WAITS") / acquires,
                             c.get("SERVING_WRITES") == 0
                                     ? Double.NaN
                                     : c.get("SEATS_SERVED") / (double) c.get("SERVING_WRITES"));

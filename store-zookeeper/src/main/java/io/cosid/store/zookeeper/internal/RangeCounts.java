@@ -19,10 +19,8 @@ final class RangeCounts {
         SERVED,
         /** Seats posted. */
         POSTS,
-        /** Waits for a serve that the watch ended. */
-        WATCH_FIRED,
-        /** Waits for a serve that ran out first (the writer then writes itself). */
-        WAIT_RAN_OUT,
+        /** Waits of a seated writer before it reads whether a write served it. */
+        WAITS,
         /** Read multis of the key and its line. */
         READS,
         /** Writes that failed on the key: another write landed first. */

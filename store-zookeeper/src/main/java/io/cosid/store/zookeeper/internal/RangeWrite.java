@@ -9,9 +9,8 @@ import io.cosid.store.zookeeper.internal.RangeKeyState.Seen;
 import io.cosid.store.zookeeper.internal.ZooKeeperRangeStore.Look;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,15 +22,14 @@ import org.jspecify.annotations.Nullable;
  * <p>Every try is one compare-and-set of the key that also serves the seats waiting in the key's
  * line ({@link ZooKeeperRangeStore#write}), so whoever lands serves everyone waiting. A writer that
  * loses a race while others wait in the line (else: loses twice) posts a seat. The first seat in
- * the line writes at once, for everyone waiting; the others wait for the watch on their seat, as a
- * write of another store serves them, and write themselves only when none has within a few of their
- * own write round trips. A writer that gives up, or fails, leaves its seat; if a write served it
- * first, that range is a gap.
+ * the line writes at once, for everyone waiting; the others wait a little and read whether a write
+ * served them, and write themselves, for everyone waiting, when none has. A writer that gives up,
+ * or fails, leaves its seat; if a write served it first, that range is a gap.
  */
 final class RangeWrite {
 
     /** The shortest wait for a serve before a seated writer writes itself. */
-    private static final long MIN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long MIN_WAIT_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private final ZooKeeperRangeStore store;
     private final Seats seats;
@@ -134,24 +132,20 @@ final class RangeWrite {
     }
 
     /**
-     * Waits until the seat is gone (a write served it) or a few of this store's write round trips
-     * passed: long enough for the writers nearer the server to land a write, which serves it.
+     * Waits two of this store's landed writes' round trips (at least {@link #MIN_WAIT_NANOS}): the
+     * time the first seat's writer takes to read and write for everyone waiting. Then the writer
+     * reads whether it was served. A watch on the seat would cost one more request per seat than
+     * this read after a wait, which usually finds the seat served (docs/performance.md, run 25).
      */
     private void awaitServe() {
         long wait =
                 Math.min(
-                        Math.max(MIN_WAIT_NANOS, 4 * store.latency().writeNanos()),
+                        Math.max(MIN_WAIT_NANOS, 2 * store.latency().writeNanos()),
                         deadline.remainingNanos());
-        try {
-            mine.gone().get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
-            store.counts().add(RangeCounts.Count.WATCH_FIRED);
-        } catch (TimeoutException e) {
-            // not served yet: read, and write for everyone waiting
-            store.counts().add(RangeCounts.Count.WAIT_RAN_OUT);
-        } catch (InterruptedException e) {
-            throw deadline.interrupted(e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a seat's watch never fails", e);
+        store.counts().add(RangeCounts.Count.WAITS);
+        LockSupport.parkNanos(this, Math.max(wait, 0));
+        if (Thread.currentThread().isInterrupted()) {
+            throw deadline.interrupted(new InterruptedException("interrupted while waiting"));
         }
     }
 

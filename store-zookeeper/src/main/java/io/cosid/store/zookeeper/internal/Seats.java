@@ -17,8 +17,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 
 /**
  * The seats of a range key: how a writer that lost a race says it is waiting, and how the write
@@ -58,10 +56,10 @@ final class Seats {
     }
 
     /**
-     * A seat just posted: the line's data version its post left ({@link #UNKNOWN} when a lost reply
-     * was settled by a read), and a future that completes when the seat is gone (served, or left).
+     * A seat just posted, and the line's data version its post left ({@link #UNKNOWN} when a lost
+     * reply was settled by a read).
      */
-    record Posted(Seat seat, long lineVersion, CompletableFuture<Boolean> gone) {}
+    record Posted(Seat seat, long lineVersion) {}
 
     /** The order seats are served in: by the key's value their writers saw, then by name. */
     static final Comparator<Seat> OLDEST_FIRST =
@@ -86,9 +84,9 @@ final class Seats {
     /**
      * Posts a seat asking for {@code size}: one multi creates it, bumps the line's version and
      * deletes the results its writer already read ({@code consumed}, dropped from the list when one
-     * is gone), with a watch on the seat sent right behind it. Creates the line first when it is
-     * missing; a lost reply is settled by looking for the seat. Null when the store may not write
-     * the line (its ACL): the key is then written by compare-and-set alone.
+     * is gone). Creates the line first when it is missing; a lost reply is settled by looking for
+     * the seat. Null when the store may not write the line (its ACL): the key is then written by
+     * compare-and-set alone.
      */
     Posted post(Deadline deadline, String line, long order, long size, List<String> consumed) {
         Seat seat =
@@ -98,17 +96,12 @@ final class Seats {
             ops.add(Op.create(seat.path(), new byte[0], paths.acl(), CreateMode.EPHEMERAL));
             ops.add(Op.setData(line, new byte[0], -1)); // a counter: any version
             consumed.forEach(result -> ops.add(Op.delete(result, -1)));
-            CompletableFuture<Boolean> gone = new CompletableFuture<>();
-            List<Reply> r =
-                    roundTrips.send(
-                            deadline,
-                            h -> List.of(Requests.multi(h, ops), watch(h, seat.path(), gone)));
-            Reply posted = r.get(0);
+            Reply posted = roundTrips.sendOne(deadline, h -> Requests.multi(h, ops));
             if (posted.ok()) {
                 consumed.clear();
                 int version =
                         ((OpResult.SetDataResult) posted.results().get(1)).getStat().getVersion();
-                return new Posted(seat, version, gone);
+                return new Posted(seat, version);
             }
             if (posted.is(Code.NOAUTH)) {
                 return null;
@@ -118,35 +111,15 @@ final class Seats {
                     pathCreator.ensure(deadline, line);
                 }
             } else if (posted.connectionProblem()) {
-                CompletableFuture<Boolean> found = new CompletableFuture<>();
-                Reply there = roundTrips.sendOne(deadline, h -> watch(h, seat.path(), found));
+                Reply there = roundTrips.sendOne(deadline, h -> Requests.getData(h, seat.path()));
                 if (there.ok()) {
-                    return new Posted(seat, UNKNOWN, found);
+                    return new Posted(seat, UNKNOWN);
                 }
             } else {
                 throw failures.unexpected(deadline, posted);
             }
         }
         throw deadline.expired(null);
-    }
-
-    /** An {@code exists} of the seat whose watch completes {@code gone} when the seat goes. */
-    private static CompletableFuture<Reply> watch(
-            ZooKeeper h, String seat, CompletableFuture<Boolean> gone) {
-        return Requests.exists(
-                        h,
-                        seat,
-                        e -> {
-                            if (e.getType() == Watcher.Event.EventType.NodeDeleted) {
-                                gone.complete(true);
-                            }
-                        })
-                .whenComplete(
-                        (r, t) -> {
-                            if (r == null || !r.ok()) {
-                                gone.complete(true); // absent: nothing to wait for
-                            }
-                        });
     }
 
     /** The seats a listing of the line shows, oldest first; results and other nodes left out. */
