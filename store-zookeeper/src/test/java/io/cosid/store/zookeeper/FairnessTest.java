@@ -103,6 +103,38 @@ class FairnessTest {
         HistoryChecker.check(recorder.events()).assertValid();
     }
 
+    @Test
+    @DisplayName("a write serves at most 64 seats, oldest first; the next write serves the rest")
+    void servesAtMost64SeatsPerWrite() throws Exception {
+        Store store = open();
+        String line = lineOfUsedKey(store, "hot");
+        for (int i = 0; i < 70; i++) {
+            // order i: seat i is the i-th oldest
+            fixture.admin()
+                    .create()
+                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                    .forPath(line + "/s-" + i + "-1-held-");
+        }
+        fixture.admin().setData().forPath(line, new byte[0]);
+
+        assertThat(recorder.acquire(store.ranges(), "hot", 1).start()).isEqualTo(2);
+        List<String> left =
+                fixture.admin().getChildren().forPath(line).stream()
+                        .filter(c -> c.startsWith("s-"))
+                        .toList();
+        assertThat(left)
+                .as("the seats the first write left: the six youngest")
+                .hasSize(6)
+                .allMatch(c -> Integer.parseInt(c.substring(2, c.indexOf('-', 2))) >= 64);
+        assertThat(recorder.acquire(store.ranges(), "hot", 1).start())
+                .as("after the write's own value and the 64 seats it served")
+                .isEqualTo(2 + 1 + 64);
+        assertThat(fixture.admin().getChildren().forPath(line))
+                .as("the seats after the second write")
+                .noneMatch(c -> c.startsWith("s-"));
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"s-x-", "w-s1-older-"})
     @DisplayName(
