@@ -27,6 +27,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.data.Stat;
@@ -132,42 +133,47 @@ final class ZooKeeperRangeStore implements RangeStore {
     public long advance(String key, long atLeast) {
         requireKey(key);
         requireAtLeast(atLeast);
-        Deadline deadline =
-                lifecycle.start(Operation.RANGE_ADVANCE, OperationNames.rangeAdvance(key));
-        parentAcls.checkRangeKey(deadline, key);
-        RangeKeyState state = key(key);
-        while (deadline.hasTimeLeft()) {
-            Seen current = read(deadline, state, null).node();
-            RangeState now = stateOf(current);
-            if (now.sealed()) {
-                throw new RangeSealedException(key, now.next());
-            }
-            if (atLeast <= now.next()) {
-                return now.next();
-            }
-            RangeState raised = new RangeState(atLeast, false);
-            if (write(deadline, state, current, raised, false, null, () -> {}).landed()) {
-                return atLeast;
-            }
-        }
-        throw deadline.expired(null);
+        return change(
+                key,
+                Operation.RANGE_ADVANCE,
+                OperationNames.rangeAdvance(key),
+                now -> {
+                    if (now.sealed()) {
+                        throw new RangeSealedException(key, now.next());
+                    }
+                    return atLeast <= now.next() ? null : new RangeState(atLeast, false);
+                });
     }
 
     @Override
     public long seal(String key) {
         requireKey(key);
-        Deadline deadline = lifecycle.start(Operation.RANGE_SEAL, OperationNames.rangeSeal(key));
+        return change(
+                key,
+                Operation.RANGE_SEAL,
+                OperationNames.rangeSeal(key),
+                now -> now.sealed() ? null : new RangeState(now.next(), true));
+    }
+
+    /**
+     * Reads the key and writes what {@code change} makes of its state (null: nothing to write),
+     * until a write lands; the key's next value after it. Seats are not served: an advance or a
+     * seal fails the writes in flight, which read and serve them.
+     */
+    private long change(
+            String key, Operation op, String name, UnaryOperator<@Nullable RangeState> change) {
+        Deadline deadline = lifecycle.start(op, name);
         parentAcls.checkRangeKey(deadline, key);
         RangeKeyState state = key(key);
         while (deadline.hasTimeLeft()) {
             Seen current = read(deadline, state, null).node();
             RangeState now = stateOf(current);
-            if (now.sealed()) {
+            RangeState next = change.apply(now);
+            if (next == null) {
                 return now.next();
             }
-            RangeState sealed = new RangeState(now.next(), true);
-            if (write(deadline, state, current, sealed, false, null, () -> {}).landed()) {
-                return now.next();
+            if (write(deadline, state, current, next, false, null, () -> {}).landed()) {
+                return next.next();
             }
         }
         throw deadline.expired(null);
@@ -177,43 +183,17 @@ final class ZooKeeperRangeStore implements RangeStore {
     public SortedMap<String, RangeState> list() {
         Deadline deadline = lifecycle.start(Operation.RANGE_LIST, OperationNames.rangeList());
         SortedMap<String, RangeState> all = new TreeMap<>();
-        List<String> level = List.of(paths.rangeRoot());
-        while (!level.isEmpty()) {
-            List<String> parents = level;
-            List<Reply> children =
-                    reads.all(
-                            deadline,
-                            h -> parents.stream().map(p -> Requests.getChildren(h, p)).toList());
-            List<String> next = new ArrayList<>();
-            for (int i = 0; i < parents.size(); i++) {
-                Reply r = children.get(i);
-                String parent = parents.get(i);
-                if (r.ok()) {
-                    r.children().forEach(c -> next.add(parent + "/" + c));
-                } else if (!r.is(Code.NONODE)) {
-                    throw failures.unexpected(deadline, r);
-                }
-            }
-            if (!next.isEmpty()) {
-                List<Reply> data =
-                        reads.all(
-                                deadline,
-                                h -> next.stream().map(p -> Requests.getData(h, p)).toList());
-                for (int i = 0; i < next.size(); i++) {
-                    Reply r = data.get(i);
-                    String key = next.get(i).substring(paths.rangeRoot().length() + 1);
-                    if (r.ok()) {
-                        RangeState state =
-                                RangeCodec.decode(
-                                        key, next.get(i), r.data(), r.stat().getVersion());
-                        if (state != null) {
-                            all.put(key, state);
-                        }
-                    }
-                }
-            }
-            level = next;
-        }
+        String prefix = paths.rangeRoot() + "/";
+        reads.tree(deadline, paths.rangeRoot())
+                .forEach(
+                        (path, r) -> {
+                            String key = path.substring(prefix.length());
+                            RangeState state =
+                                    RangeCodec.decode(key, path, r.data(), r.stat().getVersion());
+                            if (state != null) {
+                                all.put(key, state);
+                            }
+                        });
         return Collections.unmodifiableSortedMap(all);
     }
 

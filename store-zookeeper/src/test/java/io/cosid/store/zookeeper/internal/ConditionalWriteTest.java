@@ -49,7 +49,7 @@ class ConditionalWriteTest {
         RoundTrips roundTrips = new RoundTrips(client, options);
         Failures failures = new Failures(options);
         ConnectionRetry retry = new ConnectionRetry(client, options);
-        Reads reads = new Reads(roundTrips, retry);
+        Reads reads = new Reads(roundTrips, retry, failures);
         StoreObserver observer =
                 new StoreObserver() {
                     @Override
