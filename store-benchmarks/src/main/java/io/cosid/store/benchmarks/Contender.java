@@ -50,6 +50,12 @@ abstract class Contender implements AutoCloseable {
         static final Policy FAST =
                 new Policy("fast policy: 1 ms base, 29 retries, 50 ms cap", 1, 29, 50);
 
+        /**
+         * No sleep at all: a lost compare-and-set is read and tried again at once (29 times at
+         * most), plain compare-and-set with retries.
+         */
+        static final Policy NONE = new Policy("no sleep: retries at once, 29 at most", 0, 29, 0);
+
         RetryPolicy curator() {
             return new ExponentialBackoffRetry(baseSleepMs, maxRetries, maxSleepMs);
         }

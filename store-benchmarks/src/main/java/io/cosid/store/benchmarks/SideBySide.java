@@ -360,11 +360,12 @@ public final class SideBySide {
             Result o = contend(Contender.Kind.OURS, n, false, Contender.Policy.DEFAULT);
             Result sh = contend(Contender.Kind.OURS, n, true, Contender.Policy.DEFAULT);
             Result busy = contendThreaded(n, THREADS_PER_STORE);
+            Result cas = contend(Contender.Kind.DAL, n, false, Contender.Policy.NONE);
             Result h = n > 1 ? handOff(n) : null;
             rows.add(
                     h == null
-                            ? new Result[] {d, f, o, sh, busy}
-                            : new Result[] {d, f, o, sh, busy, h});
+                            ? new Result[] {d, f, o, sh, busy, cas}
+                            : new Result[] {d, f, o, sh, busy, cas, h});
             dal[i] = d.perSecond();
             dalFast[i] = f.perSecond();
             ours[i] = o.perSecond();
@@ -387,6 +388,8 @@ public final class SideBySide {
                 "cosid-store, own sessions, "
                         + THREADS_PER_STORE
                         + " threads each (min share: per thread)",
+                "plain compare-and-set: DistributedAtomicLong retrying at once (the issue 33"
+                        + " prototype's reference)",
                 "bare hand-off: turns by version, no store (at 2 clients the bound of turns; gave"
                         + " up: a turn not come in 1 s)"
             };
@@ -415,6 +418,15 @@ public final class SideBySide {
                         o.perSecond() / bestDal,
                         "x",
                         o.perSecond() >= target * bestDal);
+                verdicts.add(
+                        String.format(
+                                Locale.ROOT,
+                                "%-4s %d clients, own sessions: ours / plain compare-and-set"
+                                        + " retrying at once (issue 33's prototype of combining"
+                                        + " measured 0.70, 1.07, 1.15, 2.27 at 2, 4, 8, 16): %.2fx",
+                                "INFO",
+                                n,
+                                o.perSecond() / r[5].perSecond()));
                 verdict(
                         n + " clients, own sessions: requests per acquire (at most 5)",
                         o.requests(),
