@@ -4,7 +4,6 @@ import io.cosid.store.Range;
 import io.cosid.store.RangeExhaustedException;
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
-import io.cosid.store.zookeeper.internal.RangeKeyState.LineSeen;
 import io.cosid.store.zookeeper.internal.RangeKeyState.Seen;
 import io.cosid.store.zookeeper.internal.ZooKeeperRangeStore.Look;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ final class RangeWrite {
     private final Deadline deadline;
 
     /** This writer's seat in the key's line; null: none. */
-    private Seats.@Nullable Posted mine;
+    private Seats.@Nullable Seat mine;
 
     /** Races lost in this turn. */
     private int lost;
@@ -81,19 +80,19 @@ final class RangeWrite {
                     return null; // every caller it wrote for gave up: nothing is written
                 }
                 Seen known = key.seen();
-                boolean blind =
+                Seen over = known;
+                boolean asRead =
                         mine == null
-                                && !current
                                 && !lineMoved
                                 && known != null
-                                && !key.othersWrite();
-                Seen over = known;
-                if (mine != null || lineMoved || !(blind || (current && known != null))) {
+                                && (current || !key.othersWrite());
+                boolean blind = asRead && !current;
+                if (!asRead) {
                     lineMoved = false;
                     if (mine != null && !first()) {
                         awaitServe();
                     }
-                    Look look = store.read(deadline, key, seat());
+                    Look look = store.read(deadline, key, mine);
                     store.counts().add(RangeCounts.Count.READS);
                     if (known != null && mine == null) {
                         Seen now = look.node();
@@ -113,7 +112,7 @@ final class RangeWrite {
             throw deadline.expired(null);
         } finally {
             if (mine != null) {
-                seats.leave(mine.seat(), store.waste()::givenUp);
+                seats.leave(mine, store.waste()::givenUp);
             }
         }
     }
@@ -124,11 +123,7 @@ final class RangeWrite {
      */
     private boolean first() {
         return key.lineSeen().waiting().stream()
-                .noneMatch(s -> Seats.OLDEST_FIRST.compare(s, mine.seat()) < 0);
-    }
-
-    private Seats.@Nullable Seat seat() {
-        return mine == null ? null : mine.seat();
+                .noneMatch(s -> Seats.OLDEST_FIRST.compare(s, mine) < 0);
     }
 
     /**
@@ -155,7 +150,7 @@ final class RangeWrite {
      */
     private @Nullable Range tryOnce(@Nullable Seen over, long size, boolean blind) {
         RangeState next = after(ZooKeeperRangeStore.stateOf(over), size);
-        Seats.Seat seat = seat();
+        Seats.Seat seat = mine;
         long started = System.nanoTime();
         WriteOutcome outcome =
                 store.counted(
@@ -236,7 +231,7 @@ final class RangeWrite {
     /** Posts this writer's seat, deleting the results it read before. */
     private void post(long size) {
         List<String> read = key.resultsToDelete();
-        Seats.Posted posted =
+        Seats.Seat posted =
                 seats.post(deadline, key.line(), key.highestNext(), size, new ArrayList<>(read));
         if (posted == null) {
             store.notAllowed(key, key.line());
@@ -245,10 +240,6 @@ final class RangeWrite {
         key.resultsDeleted(read);
         store.counts().add(RangeCounts.Count.POSTS);
         mine = posted;
-        LineSeen line = key.lineSeen();
-        if (line.exists() && posted.lineVersion() == line.version() + 1L) {
-            key.seeLine(new LineSeen(true, (int) posted.lineVersion(), line.waiting()));
-        }
     }
 
     /** The state after a range of {@code size} from {@code state}, or why there is none. */

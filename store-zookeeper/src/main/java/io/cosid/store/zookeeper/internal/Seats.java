@@ -11,12 +11,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The seats of a range key: how a writer that lost a race says it is waiting, and how the write
@@ -55,18 +54,9 @@ final class Seats {
         }
     }
 
-    /**
-     * A seat just posted, and the line's data version its post left ({@link #UNKNOWN} when a lost
-     * reply was settled by a read).
-     */
-    record Posted(Seat seat, long lineVersion) {}
-
     /** The order seats are served in: by the key's value their writers saw, then by name. */
     static final Comparator<Seat> OLDEST_FIRST =
             Comparator.comparingLong(Seat::order).thenComparing(Seat::name);
-
-    /** No int data version is this. */
-    static final long UNKNOWN = Long.MIN_VALUE;
 
     private final RoundTrips roundTrips;
     private final PathCreator pathCreator;
@@ -86,9 +76,11 @@ final class Seats {
      * deletes the results its writer already read ({@code consumed}, dropped from the list when one
      * is gone). Creates the line first when it is missing; a lost reply is settled by looking for
      * the seat. Null when the store may not write the line (its ACL): the key is then written by
-     * compare-and-set alone.
+     * compare-and-set alone. The writer reads the line before it writes again, so the version the
+     * post left is not kept.
      */
-    Posted post(Deadline deadline, String line, long order, long size, List<String> consumed) {
+    @Nullable Seat post(
+            Deadline deadline, String line, long order, long size, List<String> consumed) {
         Seat seat =
                 new Seat(line, SEAT + order + "-" + size + "-" + UUID.randomUUID(), order, size);
         while (deadline.hasTimeLeft()) {
@@ -99,9 +91,7 @@ final class Seats {
             Reply posted = roundTrips.sendOne(deadline, h -> Requests.multi(h, ops));
             if (posted.ok()) {
                 consumed.clear();
-                int version =
-                        ((OpResult.SetDataResult) posted.results().get(1)).getStat().getVersion();
-                return new Posted(seat, version);
+                return seat;
             }
             if (posted.is(Code.NOAUTH)) {
                 return null;
@@ -113,7 +103,7 @@ final class Seats {
             } else if (posted.connectionProblem()) {
                 Reply there = roundTrips.sendOne(deadline, h -> Requests.getData(h, seat.path()));
                 if (there.ok()) {
-                    return new Posted(seat, UNKNOWN);
+                    return seat;
                 }
             } else {
                 throw failures.unexpected(deadline, posted);
@@ -191,26 +181,20 @@ final class Seats {
     }
 
     /**
-     * Leaves without waiting for the answer: deletes the seat if it is still unserved, else its
-     * result, whose range is then a gap ({@code servedAnyway} is told its size).
+     * Leaves without waiting for the answers: deletes the seat if it is still unserved, then its
+     * result if a write served it first, whose range is then a gap ({@code servedAnyway} is told
+     * its size). One session sends both in order, so a seat deleted unserved can have no result.
      */
     void leave(Seat seat, LongConsumer servedAnyway) {
+        roundTrips.sendAndForget(h -> Requests.delete(h, seat.path(), 0));
         roundTrips.sendAndForget(
                 h ->
-                        Requests.delete(h, seat.path(), 0)
-                                .thenCompose(
-                                        r -> {
-                                            if (!r.is(Code.NONODE)) {
-                                                return CompletableFuture.completedFuture(r);
+                        Requests.delete(h, seat.result(), -1)
+                                .whenComplete(
+                                        (gone, t) -> {
+                                            if (gone != null && gone.ok()) {
+                                                servedAnyway.accept(seat.size());
                                             }
-                                            return Requests.delete(h, seat.result(), -1)
-                                                    .whenComplete(
-                                                            (gone, t) -> {
-                                                                if (gone != null && gone.ok()) {
-                                                                    servedAnyway.accept(
-                                                                            seat.size());
-                                                                }
-                                                            });
                                         }));
     }
 
