@@ -1,8 +1,11 @@
 package io.cosid.store.zookeeper.internal;
 
+import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.StoreException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * The values (IDs) this store's range writes may have skipped, by cause: the unit of the gaps that
@@ -36,20 +39,30 @@ final class RangeWaste {
     @Inject
     RangeWaste() {}
 
-    void unknownOutcome(long values) {
-        unknownOutcome.add(values);
-    }
-
     void givenUp(long values) {
         givenUp.add(values);
     }
 
-    void sending(long values) {
+    /**
+     * Sends a range write of {@code values}; if its outcome is unknown (the reply lost, or the time
+     * run out around the send) its values are counted as possibly skipped.
+     */
+    WriteOutcome counted(long values, Supplier<WriteOutcome> send) {
         inFlight.add(values);
-    }
-
-    void answered(long values) {
-        inFlight.add(-values);
+        try {
+            WriteOutcome outcome = send.get();
+            if (outcome.kind() == WriteOutcome.Kind.UNKNOWN) {
+                unknownOutcome.add(values);
+            }
+            return outcome;
+        } catch (StoreCorruptedException e) {
+            throw e; // refused, nothing sent
+        } catch (StoreException e) {
+            unknownOutcome.add(values);
+            throw e;
+        } finally {
+            inFlight.add(-values);
+        }
     }
 
     /** Values of the range writes in flight now. */
