@@ -6,6 +6,7 @@ import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.zookeeper.internal.RangeKey.Look;
 import io.cosid.store.zookeeper.internal.RangeKey.Seen;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
@@ -17,11 +18,13 @@ import org.jspecify.annotations.Nullable;
  * writer's seat, its lost races, and whether the state it writes over is the turn's own.
  *
  * <p>Every try is one compare-and-set of the key that also serves the seats waiting in the key's
- * line ({@link RangeKey#write}), so whoever lands serves everyone waiting. A writer that loses a
- * race while others wait in the line (else: loses twice) posts a seat. The first seat in the line
- * writes at once, for everyone waiting; the others wait a little and read whether a write served
- * them, and write themselves, for everyone waiting, when none has. A writer that gives up, or
- * fails, leaves its seat; if a write served it first, that range is a gap.
+ * line ({@link RangeKey#write}), so whoever lands serves everyone waiting. A writer whose write
+ * over a fresh read loses, or that loses while others wait in the line, posts a seat; a blind write
+ * that loses is the first news of another writer, and a read and one more try usually settle it.
+ * The first seat with others behind it writes at once, for everyone waiting; the others, and a seat
+ * alone (the writer that beat it serves it with its next write), wait a little and read whether a
+ * write served them, and write themselves, for everyone waiting, when none has. A writer that gives
+ * up, or fails, leaves its seat; if a write served it first, that range is a gap.
  */
 final class RangeWrite {
 
@@ -35,9 +38,6 @@ final class RangeWrite {
 
     /** This writer's seat in the key's line; null: none. */
     private Seats.@Nullable Seat mine;
-
-    /** Races lost in this turn. */
-    private int lost;
 
     /**
      * Whether the state to write over ({@link RangeKey#seen}) is this turn's: read in it, or left
@@ -90,7 +90,7 @@ final class RangeWrite {
                     }
                     over = look.node();
                 }
-                Range range = tryOnce(over, size);
+                Range range = tryOnce(over, size, asRead && !current);
                 if (range != null) {
                     return range;
                 }
@@ -104,19 +104,23 @@ final class RangeWrite {
     }
 
     /**
-     * Whether no seat older than this writer's waits, as far as it last read the line: the first
-     * seat does not wait for others to serve it but writes for everyone at once, as the combiner.
+     * Whether this writer's seat is the first of several, as far as it last read the line: the
+     * first seat with others behind it does not wait to be served but writes for everyone at once,
+     * as their combiner. A seat alone waits: the writer that beat it is writing, and its next write
+     * serves it (docs/performance.md, run 35).
      */
     private boolean first() {
-        return key.lineSeen().waiting().stream()
-                .noneMatch(s -> Seats.OLDEST_FIRST.compare(s, mine) < 0);
+        List<Seats.Seat> waiting = key.lineSeen().waiting();
+        return !waiting.isEmpty()
+                && waiting.stream().noneMatch(s -> Seats.OLDEST_FIRST.compare(s, mine) < 0);
     }
 
     /**
      * Waits two of this store's landed writes' round trips (at least {@link #MIN_WAIT_NANOS}): the
-     * time the first seat's writer takes to read and write for everyone waiting. Then the writer
-     * reads whether it was served. A watch on the seat would cost one more request per seat than
-     * this read after a wait, which usually finds the seat served (docs/performance.md, run 25).
+     * time the first seat's writer, or the writer that beat a seat alone, takes to read and write
+     * for everyone waiting. Then the writer reads whether it was served. A watch on the seat would
+     * cost one more request per seat than this read after a wait, which usually finds the seat
+     * served (docs/performance.md, run 25).
      */
     private void awaitServe() {
         long wait =
@@ -134,7 +138,7 @@ final class RangeWrite {
      * One compare-and-set over {@code over} for {@code size} values, serving the seats waiting: the
      * range when it landed; null to try again.
      */
-    private @Nullable Range tryOnce(@Nullable Seen over, long size) {
+    private @Nullable Range tryOnce(@Nullable Seen over, long size, boolean blind) {
         RangeState next = after(ZooKeeperRangeStore.stateOf(over), size);
         Seats.Seat seat = mine;
         long started = System.nanoTime();
@@ -176,12 +180,12 @@ final class RangeWrite {
                     lineMoved = true;
                     return null;
                 } else {
-                    lost++;
                     shared.counts().add(RangeCounts.Count.FAILED_ON_KEY);
-                    // others waiting show a queue: join it at once; else a lone race, which a read
-                    // and another try usually settle, as compare-and-set does between two writers
+                    // a write over a fresh read that loses, or others waiting, show a hot key:
+                    // take a seat at once; a blind write that loses is the first news of another
+                    // writer, a lone race that a read and another try usually settle
                     boolean queue = !key.lineSeen().waiting().isEmpty();
-                    if (mine == null && !key.plain() && lost >= (queue ? 1 : 2)) {
+                    if (mine == null && !key.plain() && (!blind || queue)) {
                         mine = key.post(deadline, size);
                     }
                 }
