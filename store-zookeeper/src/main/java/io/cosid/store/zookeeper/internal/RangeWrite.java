@@ -107,7 +107,7 @@ final class RangeWrite {
      * Whether this writer's seat is the first of several, as far as it last read the line: the
      * first seat with others behind it does not wait to be served but writes for everyone at once,
      * as their combiner. A seat alone waits: the writer that beat it is writing, and its next write
-     * serves it (docs/performance.md, run 35).
+     * serves it (docs/performance.md, run 32).
      */
     private boolean first() {
         List<Seats.Seat> waiting = key.lineSeen().waiting();

@@ -183,14 +183,9 @@ final class ZooKeeperRangeStore implements RangeStore {
         return Collections.unmodifiableSortedMap(all);
     }
 
-    /** What this store's range acquires did on contended keys. */
-    RangeCounts counts() {
-        return shared.counts();
-    }
-
-    /** What this store's range writes may have skipped, by cause. */
-    RangeWaste waste() {
-        return shared.waste();
+    /** What the keys of this store share: its counts and its waste among them. */
+    RangeKey.Shared shared() {
+        return shared;
     }
 
     static RangeState stateOf(@Nullable Seen seen) {

@@ -17,7 +17,7 @@ public final class StoreInternals {
      *     values of the range writes in flight now}
      */
     public static long[] rangeWaste(Store store) {
-        RangeWaste waste = ranges(store).waste();
+        RangeWaste waste = ranges(store).shared().waste();
         return new long[] {
             waste.unknownOutcomeValues(), waste.givenUpValues(), waste.inFlightValues()
         };
@@ -30,7 +30,7 @@ public final class StoreInternals {
      * @return every count, in {@link RangeCounts.Count} order
      */
     public static Map<String, Long> rangeCounts(Store store) {
-        return ranges(store).counts().snapshot();
+        return ranges(store).shared().counts().snapshot();
     }
 
     private static ZooKeeperRangeStore ranges(Store store) {
