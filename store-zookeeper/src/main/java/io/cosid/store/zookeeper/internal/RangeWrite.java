@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * One turn of a key's {@link AcquireCoalescer}: writes until a range lands for the callers it
  * carries, or until a write of another store serves them (docs/contract.md, "Liveness under
  * contention"; store-zookeeper/README.md). This object owns the protocol state of the turn: the
- * writer's seat, its lost races, and whether the state it writes over is the turn's own.
+ * writer's seat, whether the line moved under it, and whether the state it writes over is the
+ * turn's own.
  *
  * <p>Every try is one compare-and-set of the key that also serves the seats waiting in the key's
  * line ({@link RangeKey#write}), so whoever lands serves everyone waiting. A writer whose write
