@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A key written by hand while its writers contend and wait in its line: every write is a
  * compare-and-set over a state a store read or wrote, so a hand edit fails the next write and is
- * read, never written over. A key raised by hand stays raised; a key lowered by hand is refused
- * (docs/contract.md, "Liveness under contention" and "Corrupt data").
+ * read, never written over. A key raised by hand stays raised; a key lowered, or deleted and
+ * recreated, by hand is refused (docs/contract.md, "Liveness under contention" and "Corrupt data").
  */
 @DisplayName("A key written by hand while writers contend and wait in its line")
 class LineTamperTest {
@@ -158,6 +158,27 @@ class LineTamperTest {
         assertThat(after).as("ranges begun after the key was lowered").isEmpty();
         assertThat(current()).as("the lowered value, left as it was found").isEqualTo(5);
         assertThat(before).isGreaterThan(5);
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    @Test
+    @DisplayName("a key deleted and recreated by hand is refused, never written over")
+    void recreatedByHand() throws Exception {
+        List<Future<?>> running = writers();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> acquires.get() >= 300);
+        fixture.recreateRange(KEY);
+        long found = current();
+        edited = true;
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> failures.size() == running.size());
+        for (Future<?> f : running) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(failures)
+                .allSatisfy(e -> assertThat(e).isInstanceOf(StoreCorruptedException.class));
+        assertThat(after).as("ranges begun after the key was recreated").isEmpty();
+        assertThat(current()).as("the recreated node, left as it was found").isEqualTo(found);
         HistoryChecker.check(recorder.events()).assertValid();
     }
 }
