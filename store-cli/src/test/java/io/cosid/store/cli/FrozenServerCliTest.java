@@ -101,7 +101,8 @@ class FrozenServerCliTest {
     @DisplayName("Ctrl-C (SIGINT) while waiting exits 130 and says so on stderr")
     void interrupted() throws Exception {
         Process tool =
-                ToolProcess.start("ranges", "list", "--connect", silent(), "--connect-wait", "60s");
+                ToolProcess.startAsFromATerminal(
+                        "ranges", "list", "--connect", silent(), "--connect-wait", "60s");
         await("the tool to connect to the listener")
                 .atMost(Duration.ofMinutes(1))
                 .until(listener::connected);
