@@ -15,6 +15,7 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.lang.AbstractClassesTransformer;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.LinkedHashSet;
@@ -160,6 +161,57 @@ final class ArchitectureRules {
                     .dependOnClassesThat()
                     .resideInAPackage("io.cosid.store.zookeeper.internal..")
                     .as("only the ZooKeeper backend uses its internal package");
+
+    /** The ZooKeeper backend's rooms (store-zookeeper/README.md, "Where things are"). */
+    static final String ZK_ASSEMBLY = "io.cosid.store.zookeeper.internal";
+
+    static final String ZK_CONNECT = "io.cosid.store.zookeeper.internal.connect..";
+    static final String ZK_WIRE = "io.cosid.store.zookeeper.internal.wire..";
+    static final String ZK_RANGES = "io.cosid.store.zookeeper.internal.ranges..";
+    static final String ZK_SLOTS = "io.cosid.store.zookeeper.internal.slots..";
+
+    /**
+     * The range room and the slot room never use each other: what both need (requests, replies,
+     * conditional writes, the layout) lives in the wire room below them.
+     */
+    static final ArchRule RANGES_AND_SLOTS_APART =
+            CompositeArchRule.of(
+                            noClasses()
+                                    .that()
+                                    .resideInAPackage(ZK_RANGES)
+                                    .should()
+                                    .dependOnClassesThat()
+                                    .resideInAPackage(ZK_SLOTS)
+                                    .allowEmptyShould(true))
+                    .and(
+                            noClasses()
+                                    .that()
+                                    .resideInAPackage(ZK_SLOTS)
+                                    .should()
+                                    .dependOnClassesThat()
+                                    .resideInAPackage(ZK_RANGES)
+                                    .allowEmptyShould(true))
+                    .as("the ZooKeeper range and slot rooms never import each other");
+
+    /** The wire room knows nodes and versions, never a store: no range, slot or assembly type. */
+    static final ArchRule WIRE_KNOWS_NO_STORE =
+            noClasses()
+                    .that()
+                    .resideInAnyPackage(ZK_WIRE, ZK_CONNECT)
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(ZK_RANGES, ZK_SLOTS, ZK_ASSEMBLY)
+                    .as("the ZooKeeper wire and connect rooms import no store");
+
+    /** How a store connects is below the wire: the connect room imports no other room. */
+    static final ArchRule CONNECT_IMPORTS_NO_ROOM =
+            noClasses()
+                    .that()
+                    .resideInAPackage(ZK_CONNECT)
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage(ZK_WIRE)
+                    .as("the ZooKeeper connect room imports no other room");
 
     /** Packages of the project never depend on each other in a circle. */
     static final ArchRule NO_PACKAGE_CYCLES =

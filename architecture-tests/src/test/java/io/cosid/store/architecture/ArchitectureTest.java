@@ -106,4 +106,22 @@ class ArchitectureTest {
     void noCycles() {
         ArchitectureRules.NO_PACKAGE_CYCLES.check(production);
     }
+
+    @Test
+    @DisplayName("the ZooKeeper range and slot rooms never import each other")
+    void rangesAndSlotsApart() {
+        ArchitectureRules.RANGES_AND_SLOTS_APART.check(production);
+    }
+
+    @Test
+    @DisplayName("the ZooKeeper wire and connect rooms import no store")
+    void wireKnowsNoStore() {
+        ArchitectureRules.WIRE_KNOWS_NO_STORE.check(production);
+    }
+
+    @Test
+    @DisplayName("the ZooKeeper connect room imports no other room")
+    void connectImportsNoRoom() {
+        ArchitectureRules.CONNECT_IMPORTS_NO_ROOM.check(production);
+    }
 }

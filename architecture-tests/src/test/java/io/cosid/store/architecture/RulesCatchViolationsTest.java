@@ -16,6 +16,10 @@ import io.cosid.store.planted.b.PlantedCycleB;
 import io.cosid.store.spi.PlantedSpiDependency;
 import io.cosid.store.tck.PlantedTckDependency;
 import io.cosid.store.zookeeper.PlantedZooKeeperLeak;
+import io.cosid.store.zookeeper.internal.connect.PlantedWireUse;
+import io.cosid.store.zookeeper.internal.ranges.PlantedSlotUse;
+import io.cosid.store.zookeeper.internal.slots.PlantedRangeUse;
+import io.cosid.store.zookeeper.internal.wire.PlantedStoreUse;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -195,5 +199,53 @@ class RulesCatchViolationsTest {
                                         planted(PlantedCycleA.class)))
                 .as("a rule alone passes on a tiny import; that is why the sanity rule exists")
                 .doesNotThrowAnyException();
+    }
+
+    @Test
+    @DisplayName("the ZooKeeper range room importing the slot room")
+    void rangesUseSlots() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.RANGES_AND_SLOTS_APART.check(
+                                        planted(PlantedSlotUse.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedSlotUse")
+                .hasMessageContaining("ZooKeeperSlotLeaseStore");
+    }
+
+    @Test
+    @DisplayName("the ZooKeeper slot room importing the range room")
+    void slotsUseRanges() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.RANGES_AND_SLOTS_APART.check(
+                                        planted(PlantedRangeUse.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedRangeUse")
+                .hasMessageContaining("ZooKeeperRangeStore");
+    }
+
+    @Test
+    @DisplayName("the ZooKeeper wire room importing a store")
+    void wireUsesStore() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.WIRE_KNOWS_NO_STORE.check(
+                                        planted(PlantedStoreUse.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedStoreUse")
+                .hasMessageContaining("ZooKeeperRangeStore");
+    }
+
+    @Test
+    @DisplayName("the ZooKeeper connect room importing the wire room")
+    void connectUsesWire() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.CONNECT_IMPORTS_NO_ROOM.check(
+                                        planted(PlantedWireUse.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("PlantedWireUse")
+                .hasMessageContaining("Deadline");
     }
 }

@@ -1,6 +1,15 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreException;
+import io.cosid.store.zookeeper.internal.connect.ServerVersion;
+import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
+import io.cosid.store.zookeeper.internal.wire.Deadline;
+import io.cosid.store.zookeeper.internal.wire.Failures;
+import io.cosid.store.zookeeper.internal.wire.ParentAcls;
+import io.cosid.store.zookeeper.internal.wire.Reads;
+import io.cosid.store.zookeeper.internal.wire.Reply;
+import io.cosid.store.zookeeper.internal.wire.Requests;
+import io.cosid.store.zookeeper.internal.wire.StoreLifecycle;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.List;

@@ -8,6 +8,17 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.zookeeper.internal.connect.ClientClose;
+import io.cosid.store.zookeeper.internal.connect.ClientOwnership;
+import io.cosid.store.zookeeper.internal.ranges.ZooKeeperRangeStore;
+import io.cosid.store.zookeeper.internal.slots.Settlements;
+import io.cosid.store.zookeeper.internal.slots.ZooKeeperSlotLeaseStore;
+import io.cosid.store.zookeeper.internal.wire.ConnectionReports;
+import io.cosid.store.zookeeper.internal.wire.Deadline;
+import io.cosid.store.zookeeper.internal.wire.NodePaths;
+import io.cosid.store.zookeeper.internal.wire.Observations;
+import io.cosid.store.zookeeper.internal.wire.RoundTrips;
+import io.cosid.store.zookeeper.internal.wire.StoreLifecycle;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
@@ -16,7 +27,7 @@ import org.apache.curator.framework.CuratorFramework;
 
 /** Both ZooKeeper stores of one configured store, with one lifecycle and one client. */
 @Singleton
-final class ZooKeeperStore implements Store {
+public final class ZooKeeperStore implements Store {
 
     private final StoreConfig config;
     private final StoreLifecycle lifecycle;

@@ -4,6 +4,11 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.spi.ObservedStore;
+import io.cosid.store.zookeeper.internal.connect.ClientClose;
+import io.cosid.store.zookeeper.internal.connect.ClientOwnership;
+import io.cosid.store.zookeeper.internal.connect.ConnectProbe;
+import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
+import io.cosid.store.zookeeper.internal.wire.Observations;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collections;
@@ -25,7 +30,7 @@ import org.apache.zookeeper.common.ClientX509Util;
 public final class ZooKeeperStoreAssembly {
 
     /** The backend's type name. */
-    public static final String TYPE = "zookeeper";
+    public static final String TYPE = ZooKeeperOptions.TYPE;
 
     private ZooKeeperStoreAssembly() {}
 

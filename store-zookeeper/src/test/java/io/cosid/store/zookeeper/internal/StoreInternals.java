@@ -2,6 +2,9 @@ package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.Store;
 import io.cosid.store.spi.ObservedStore;
+import io.cosid.store.zookeeper.internal.ranges.RangeCounts;
+import io.cosid.store.zookeeper.internal.ranges.RangeWaste;
+import io.cosid.store.zookeeper.internal.ranges.ZooKeeperRangeStore;
 import java.util.Map;
 
 /** What tests outside this package may read of a ZooKeeper store's internals. */
