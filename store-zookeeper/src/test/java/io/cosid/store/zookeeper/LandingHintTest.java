@@ -17,10 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The landing hint of docs/contract.md ("Choice order"): the first attempt of an acquire takes the
- * free slot at the position of the attempts under way before it, read from the clock's version
- * (acquire attempts only) and the hint (the ticket of the last attempt that finished), and acquires
- * one after another always take the lowest free slot, whatever else runs in between.
+ * The landing hint of store-zookeeper/README.md ("Choice order under concurrency"): the first
+ * attempt of an acquire takes the free slot at the position of the attempts under way before it,
+ * read from the clock's version (acquire attempts only) and the hint (the ticket of the last
+ * attempt that finished), and acquires one after another always take the lowest free slot, whatever
+ * else runs in between.
  */
 @DisplayName("The landing hint on ZooKeeper")
 class LandingHintTest {

@@ -12,9 +12,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/**
- * The nodes look exactly as docs/contract.md ("ZooKeeper layout") says, read with a plain client.
- */
+/** The nodes look exactly as store-zookeeper/README.md ("Nodes") says, read with a plain client. */
 @DisplayName("The raw nodes on ZooKeeper")
 class RawNodeLayoutTest {
 

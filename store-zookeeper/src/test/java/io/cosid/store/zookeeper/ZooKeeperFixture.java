@@ -266,7 +266,7 @@ public final class ZooKeeperFixture implements StoreFixture, Tampering {
     }
 
     /**
-     * Every node under the root but the bookkeeping of docs/contract.md ("Bookkeeping writes"):
+     * Every node under the root but the bookkeeping of store-zookeeper/README.md ("Bookkeeping"):
      * data, version, czxid and mzxid (which any write changes). Left out are the clocks and the
      * landing hints, {@code {root}/owner/{ns}} itself (its children, the owner indexes, are in).
      */

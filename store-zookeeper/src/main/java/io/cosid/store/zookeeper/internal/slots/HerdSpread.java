@@ -5,8 +5,8 @@ import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where among the lowest free slots an acquire that lost a race tries next (docs/contract.md,
- * "Choice order", under concurrency).
+ * Where among the lowest free slots an acquire that lost a race tries next (store-zookeeper/
+ * README.md, "Choice order under concurrency").
  *
  * <p>Every attempt of an acquire writes the namespace's clock node, and the version that write
  * gives the node is the attempt's <em>ticket</em>: contenders get distinct, consecutive tickets.

@@ -21,8 +21,8 @@ import java.util.stream.Stream;
 
 /**
  * Choosing a slot for an acquire: the contract's choice order (docs/contract.md, "Choice order"),
- * spread over the free slots when attempts are under way ({@link HerdSpread}), reading as few slot
- * batches as that needs.
+ * spread over the free slots when attempts are under way ({@link HerdSpread}; store-zookeeper/
+ * README.md, "Choice order under concurrency"), reading as few slot batches as that needs.
  */
 @Singleton
 final class SlotChoice {

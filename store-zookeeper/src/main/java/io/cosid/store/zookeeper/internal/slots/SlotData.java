@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A slot node's data (docs/contract.md, "ZooKeeper layout"): {@code name=value} lines. The lease
+ * A slot node's data (store-zookeeper/README.md, "Nodes"): {@code name=value} lines. The lease
  * times of a write are not in its data (the data is sent before the server stamps the write's
  * mtime); the data holds their lower bounds, and the times are derived from data and mtime
  * together:

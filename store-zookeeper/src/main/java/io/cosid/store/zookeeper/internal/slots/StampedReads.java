@@ -78,7 +78,7 @@ final class StampedReads {
      * <p>An acquire stamps the namespace's {@code .clock}, whose version is then the attempt's
      * ticket; inspect and advance stamp the parent of the owner indexes instead (clearing the
      * landing hint it holds), so that the clock's versions count acquire attempts only
-     * (docs/contract.md, "Choice order").
+     * (store-zookeeper/README.md, "Choice order under concurrency").
      */
     Stamped send(Deadline deadline, String ns, String stamp, List<Op> further) {
         parentAcls.checkNamespace(deadline, ns);

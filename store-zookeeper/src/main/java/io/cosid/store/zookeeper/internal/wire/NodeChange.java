@@ -74,9 +74,9 @@ public record NodeChange(
 
     /**
      * Overwrites the data of a bookkeeping node whatever its version: advisory data that no
-     * decision of safety reads (the landing hint of a namespace, docs/contract.md "Choice order").
-     * It is the one change sent at version -1 without a claim, on purpose: it never fails a write
-     * on a race, and a lost or tampered value only moves a slot choice among the free slots.
+     * decision of safety reads (the landing hint of a namespace, store-zookeeper/README.md). It is
+     * the one change sent at version -1 without a claim, on purpose: it never fails a write on a
+     * race, and a lost or tampered value only moves a slot choice among the free slots.
      */
     public static NodeChange hint(String path, byte[] data) {
         return new NodeChange(Kind.HINT, path, -1, null, data);

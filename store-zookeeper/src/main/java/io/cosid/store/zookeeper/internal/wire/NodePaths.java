@@ -9,7 +9,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 
 /**
- * The node layout of docs/contract.md ("ZooKeeper layout"), under one root:
+ * The node layout of store-zookeeper/README.md ("Nodes"), under one root:
  *
  * <pre>
  * {root}/range/{key}                 next as decimal text, ":sealed" appended once sealed
