@@ -72,10 +72,10 @@ final class Chart {
                         return;
                     }
                     XYSeries s = chart.addSeries(name, xy[0], xy[1]);
-                    if (!markers.get(name)) {
+                    if (!Maps.at(markers, name)) {
                         s.setMarker(SeriesMarkers.NONE);
                     }
-                    if (dashed.get(name)) {
+                    if (Maps.at(dashed, name)) {
                         s.setLineStyle(
                                 new BasicStroke(
                                         2f,

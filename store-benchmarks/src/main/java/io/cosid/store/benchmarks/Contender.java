@@ -24,6 +24,7 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One client of a shared counter, with its own ZooKeeper session: ours, Curator's
@@ -65,7 +66,7 @@ abstract class Contender implements AutoCloseable {
      * Adds {@code step}: the range [start, end) it took, or null when it gave up (counted, never a
      * value).
      */
-    abstract long[] add(long step) throws Exception;
+    abstract long @Nullable [] add(long step) throws Exception;
 
     void closeQuietly() {
         try {
@@ -182,7 +183,7 @@ abstract class Contender implements AutoCloseable {
         }
 
         @Override
-        long[] add(long step) throws Exception {
+        long @Nullable [] add(long step) throws Exception {
             AtomicValue<Long> v = counter.add(step);
             return v.succeeded() ? new long[] {v.preValue(), v.postValue()} : null;
         }
@@ -228,7 +229,7 @@ abstract class Contender implements AutoCloseable {
         }
 
         @Override
-        long[] add(long step) throws Exception {
+        long @Nullable [] add(long step) throws Exception {
             ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
             try {
                 byte[] data = Long.toString(next + step).getBytes(StandardCharsets.UTF_8);
@@ -303,7 +304,7 @@ abstract class Contender implements AutoCloseable {
         }
 
         @Override
-        long[] add(long step) throws Exception {
+        long @Nullable [] add(long step) throws Exception {
             ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
             byte[] data = Long.toString(next + step).getBytes(StandardCharsets.UTF_8);
             List<OpResult> results;
@@ -385,7 +386,7 @@ abstract class Contender implements AutoCloseable {
         }
 
         @Override
-        long[] add(long step) throws Exception {
+        long @Nullable [] add(long step) throws Exception {
             ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
             int version = -1;
             while (version < 0) {

@@ -325,11 +325,11 @@ final class CosIdSegments {
                         "vs DistributedAtomicLong");
         for (int i = 0; i < PROCESSES.size(); i++) {
             Map<Kind, Run> row = medians.get(i);
-            Run dal = row.get(Kind.DAL);
-            Run fast = row.get(Kind.DAL_FAST);
+            Run dal = Maps.at(row, Kind.DAL);
+            Run fast = Maps.at(row, Kind.DAL_FAST);
             Run bestDal = fast.idsPerSecond() > dal.idsPerSecond() ? fast : dal;
             for (Kind kind : Kind.values()) {
-                Run r = row.get(kind);
+                Run r = Maps.at(row, kind);
                 table.row(
                         PROCESSES.get(i),
                         kind.label,
@@ -340,7 +340,7 @@ final class CosIdSegments {
                         String.format(
                                 Locale.ROOT, "%.2fx", r.idsPerSecond() / bestDal.idsPerSecond()));
             }
-            Run ours = row.get(Kind.OURS);
+            Run ours = Maps.at(row, Kind.OURS);
             double ratio = ours.idsPerSecond() / bestDal.idsPerSecond();
             verdicts.add(
                     String.format(

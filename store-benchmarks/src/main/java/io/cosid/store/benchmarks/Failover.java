@@ -9,12 +9,14 @@ import io.cosid.store.zookeeper.harness.ForkedEnsemble;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.atomic.AtomicValue;
 import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The leader of a 3-node ensemble SIGKILLed under load, again and again: how long until each
@@ -39,7 +41,7 @@ final class Failover implements AutoCloseable {
         private final ConcurrentSkipListSet<Long> successes = new ConcurrentSkipListSet<>();
         private final AtomicLong failures = new AtomicLong();
         private final List<Long> gaps = new ArrayList<>();
-        private Thread thread;
+        private @Nullable Thread thread;
 
         Worker(String name, Operation operation) {
             this.name = name;
@@ -47,7 +49,7 @@ final class Failover implements AutoCloseable {
         }
 
         void start(AtomicBoolean stop) {
-            thread =
+            Thread worker =
                     new Thread(
                             () -> {
                                 while (!stop.get()) {
@@ -60,12 +62,13 @@ final class Failover implements AutoCloseable {
                                 }
                             },
                             "failover-" + name);
-            thread.setDaemon(true);
-            thread.start();
+            worker.setDaemon(true);
+            worker.start();
+            thread = worker;
         }
 
         /** The first success after {@code nanos}, if any. */
-        Long firstAfter(long nanos) {
+        @Nullable Long firstAfter(long nanos) {
             return successes.higher(nanos);
         }
 
@@ -74,7 +77,10 @@ final class Failover implements AutoCloseable {
         }
 
         void join() throws InterruptedException {
-            thread.join(Duration.ofSeconds(60).toMillis());
+            Thread worker = thread;
+            if (worker != null) {
+                worker.join(Duration.ofSeconds(60).toMillis());
+            }
         }
     }
 
@@ -154,7 +160,8 @@ final class Failover implements AutoCloseable {
                     .atMost(Duration.ofMinutes(2))
                     .until(() -> workers.stream().allMatch(w -> w.firstAfter(killed) != null));
             for (Worker w : workers) {
-                w.gaps.add(w.firstAfter(killed) - killed);
+                // every worker succeeded after the kill: awaited above
+                w.gaps.add(Objects.requireNonNull(w.firstAfter(killed)) - killed);
             }
             ensemble.restart(leader);
         }

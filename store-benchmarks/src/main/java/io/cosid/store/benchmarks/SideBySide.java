@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
@@ -33,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The side-by-side harness: ours, Curator's {@code DistributedAtomicLong} and a bare versioned
@@ -132,21 +134,21 @@ public final class SideBySide {
                     scenarios);
         }
 
-        private static List<Integer> numbers(String name, String value) {
+        private static List<Integer> numbers(String name, @Nullable String value) {
             return Arrays.stream(required(name, value).split(",", -1))
                     .map(String::trim)
                     .map(Integer::valueOf)
                     .toList();
         }
 
-        private static String required(String name, String value) {
+        private static String required(String name, @Nullable String value) {
             if (value == null) {
                 throw new IllegalArgumentException(name + " needs a value");
             }
             return value;
         }
 
-        private static Duration seconds(String name, String value) {
+        private static Duration seconds(String name, @Nullable String value) {
             return Duration.ofMillis(Math.round(Double.parseDouble(required(name, value)) * 1000));
         }
     }
@@ -154,12 +156,26 @@ public final class SideBySide {
     private final Settings settings;
     private final List<Table> tables = new ArrayList<>();
     private final List<String> verdicts = new ArrayList<>();
-    private String connectString;
-    private int clientPort;
-    private ServerCounters counters;
+
+    /** The standalone server of the scenarios that share one, while they run. */
+    private @Nullable ForkedEnsemble server;
+
+    private @Nullable ServerCounters serverCounters;
 
     private SideBySide(Settings settings) {
         this.settings = settings;
+    }
+
+    private String connectString() {
+        return Objects.requireNonNull(server, "no shared server is running").connectString();
+    }
+
+    private int clientPort() {
+        return Objects.requireNonNull(server, "no shared server is running").clientPort(1);
+    }
+
+    private ServerCounters counters() {
+        return Objects.requireNonNull(serverCounters, "no shared server is running");
     }
 
     /**
@@ -174,9 +190,8 @@ public final class SideBySide {
     static Path run(Settings settings) {
         SideBySide harness = new SideBySide(settings);
         try (ForkedEnsemble server = ForkedEnsemble.standalone(settings.version())) {
-            harness.connectString = server.connectString();
-            harness.clientPort = server.clientPort(1);
-            harness.counters = new ServerCounters(harness.clientPort);
+            harness.server = server;
+            harness.serverCounters = new ServerCounters(server.clientPort(1));
             Set<String> only = settings.scenarios();
             if (only.contains("single")) {
                 harness.singleClient();
@@ -193,6 +208,9 @@ public final class SideBySide {
             if (only.contains("cosid")) {
                 harness.cosIdSegments();
             }
+        } finally {
+            harness.server = null;
+            harness.serverCounters = null;
         }
         if (settings.scenarios().contains("failover")) {
             harness.failover();
@@ -208,7 +226,8 @@ public final class SideBySide {
     private void cosIdSegments() {
         try {
             CosIdSegments cosId =
-                    new CosIdSegments(connectString, counters, settings.warmup(), settings.run());
+                    new CosIdSegments(
+                            connectString(), counters(), settings.warmup(), settings.run());
             List<Map<CosIdSegments.Kind, CosIdSegments.Run>> medians = cosId.measure();
             List<String> cosIdVerdicts = new ArrayList<>();
             publish(CosIdSegments.table(medians, cosIdVerdicts));
@@ -235,7 +254,7 @@ public final class SideBySide {
                         kind,
                         Contender.open(
                                 kind,
-                                connectString,
+                                connectString(),
                                 "single-" + kind.name().toLowerCase(Locale.ROOT),
                                 Contender.Policy.DEFAULT));
                 latencies.put(kind, new Latencies());
@@ -249,9 +268,9 @@ public final class SideBySide {
             Duration slice = settings.run().dividedBy(rounds);
             for (int round = 0; round < rounds; round++) {
                 for (Contender.Kind kind : kinds) {
-                    long before = counters.received();
-                    loop(contenders.get(kind), slice, latencies.get(kind));
-                    requests.merge(kind, counters.since(before), Long::sum);
+                    long before = counters().received();
+                    loop(Maps.at(contenders, kind), slice, Maps.at(latencies, kind));
+                    requests.merge(kind, counters().since(before), Long::sum);
                 }
             }
         } catch (Exception e) {
@@ -259,7 +278,7 @@ public final class SideBySide {
         } finally {
             contenders.values().forEach(Contender::closeQuietly);
         }
-        double bare = latencies.get(Contender.Kind.BARE_SET_DATA).medianMicros();
+        double bare = Maps.at(latencies, Contender.Kind.BARE_SET_DATA).medianMicros();
         Table table =
                 new Table(
                         "Range acquire, one client, no contention (step "
@@ -273,7 +292,7 @@ public final class SideBySide {
                         "requests/op",
                         "median / bare setData");
         for (Contender.Kind kind : kinds) {
-            Latencies l = latencies.get(kind);
+            Latencies l = Maps.at(latencies, kind);
             table.row(
                     kind.label,
                     l.count(),
@@ -284,8 +303,8 @@ public final class SideBySide {
                     l.medianMicros() / bare);
         }
         publish(table);
-        double ours = latencies.get(Contender.Kind.OURS).medianMicros();
-        double dal = latencies.get(Contender.Kind.DAL).medianMicros();
+        double ours = Maps.at(latencies, Contender.Kind.OURS).medianMicros();
+        double dal = Maps.at(latencies, Contender.Kind.DAL).medianMicros();
         verdict(
                 "one client: range acquire median / bare setData median (at most 1.1x)",
                 ours / bare,
@@ -297,7 +316,7 @@ public final class SideBySide {
                 dal / ours,
                 "x",
                 dal / ours >= 1.5);
-        double async = latencies.get(Contender.Kind.BARE_SET_DATA_ASYNC).medianMicros();
+        double async = Maps.at(latencies, Contender.Kind.BARE_SET_DATA_ASYNC).medianMicros();
         verdicts.add(
                 String.format(
                         Locale.ROOT,
@@ -492,7 +511,10 @@ public final class SideBySide {
         try {
             writers =
                     Contender.BareHandOff.open(
-                            connectString, "handoff-" + clients, Contender.Policy.DEFAULT, clients);
+                            connectString(),
+                            "handoff-" + clients,
+                            Contender.Policy.DEFAULT,
+                            clients);
         } catch (Exception e) {
             throw new IllegalStateException("cannot set up the bare hand-off", e);
         }
@@ -540,7 +562,7 @@ public final class SideBySide {
         for (int delay : settings.distances()) {
             // a far client's round trip: the added delay both ways and one uncontended write
             double farRoundTrip = 2_000.0 * delay + 1e6 / reference;
-            try (DelayingProxy proxy = new DelayingProxy(clientPort, Duration.ofMillis(delay))) {
+            try (DelayingProxy proxy = new DelayingProxy(clientPort(), Duration.ofMillis(delay))) {
                 for (int[] mix : mixes) {
                     int near = mix[0];
                     int far = mix[1];
@@ -634,7 +656,7 @@ public final class SideBySide {
                 contenders.add(
                         Contender.open(
                                 kind,
-                                i < near ? connectString : proxy.connectString(),
+                                i < near ? connectString() : proxy.connectString(),
                                 key,
                                 policy));
             }
@@ -672,12 +694,12 @@ public final class SideBySide {
                         + "-"
                         + policy.baseSleepMs();
         List<Contender> contenders = new ArrayList<>();
-        Store shared = sharedStore ? Contender.Ours.openStore(connectString, policy) : null;
+        Store shared = sharedStore ? Contender.Ours.openStore(connectString(), policy) : null;
         for (int i = 0; i < clients; i++) {
             contenders.add(
                     sharedStore
-                            ? new Contender.Ours(shared, key, false)
-                            : Contender.open(kind, connectString, key, policy));
+                            ? new Contender.Ours(Objects.requireNonNull(shared), key, false)
+                            : Contender.open(kind, connectString(), key, policy));
         }
         try {
             Result r =
@@ -724,20 +746,21 @@ public final class SideBySide {
                         "seats per serving write");
         seatCounts.forEach(
                 (clients, c) -> {
-                    double acquires = c.get("LANDED") + c.get("SERVED");
+                    double acquires = Maps.at(c, "LANDED") + Maps.at(c, "SERVED");
                     table.row(
                             clients,
                             (long) acquires,
-                            c.get("SERVED") / acquires,
-                            c.get("POSTS") / acquires,
-                            c.get("READS") / acquires,
-                            c.get("FAILED_ON_KEY") / acquires,
-                            c.get("FAILED_ON_LINE") / acquires,
-                            c.get("FAILED_ON_SEAT") / acquires,
-                            c.get("WAITS") / acquires,
-                            c.get("SERVING_WRITES") == 0
+                            Maps.at(c, "SERVED") / acquires,
+                            Maps.at(c, "POSTS") / acquires,
+                            Maps.at(c, "READS") / acquires,
+                            Maps.at(c, "FAILED_ON_KEY") / acquires,
+                            Maps.at(c, "FAILED_ON_LINE") / acquires,
+                            Maps.at(c, "FAILED_ON_SEAT") / acquires,
+                            Maps.at(c, "WAITS") / acquires,
+                            Maps.at(c, "SERVING_WRITES") == 0
                                     ? Double.NaN
-                                    : c.get("SEATS_SERVED") / (double) c.get("SERVING_WRITES"));
+                                    : Maps.at(c, "SEATS_SERVED")
+                                            / (double) Maps.at(c, "SERVING_WRITES"));
                 });
         publish(table);
     }
@@ -756,7 +779,7 @@ public final class SideBySide {
         List<Contender> contenders = new ArrayList<>();
         try {
             for (int i = 0; i < clients; i++) {
-                Store store = Contender.Ours.openStore(connectString, Contender.Policy.DEFAULT);
+                Store store = Contender.Ours.openStore(connectString(), Contender.Policy.DEFAULT);
                 stores.add(store);
                 for (int t = 0; t < threads; t++) {
                     contenders.add(new Contender.Ours(store, key, false));
@@ -777,11 +800,11 @@ public final class SideBySide {
     private Result runMeasured(List<Contender> contenders, String checkedAs) {
         RangeChecks checks = new RangeChecks();
         runTogether(contenders, settings.warmup(), checks, new AtomicLong());
-        long before = counters.received();
+        long before = counters().received();
         AtomicLong gaveUp = new AtomicLong();
         Together together = runTogether(contenders, settings.run(), checks, gaveUp);
         List<ClientRun> results = together.clients();
-        long requests = counters.since(before);
+        long requests = counters().since(before);
         if (checkedAs != null) {
             checks.requireDisjoint(checkedAs);
         }
@@ -869,7 +892,7 @@ public final class SideBySide {
                         "median us",
                         "p99 us",
                         "requests/op");
-        try (Store store = Contender.Ours.openStore(connectString, Contender.Policy.DEFAULT)) {
+        try (Store store = Contender.Ours.openStore(connectString(), Contender.Policy.DEFAULT)) {
             store.slots().define("index", 1024, Duration.ofSeconds(1));
             store.slots().define("crowd", 1024, Duration.ofSeconds(1));
             OpStats indexHit = new OpStats();
@@ -923,11 +946,11 @@ public final class SideBySide {
         long requests;
 
         <T> T time(Supplier<T> op) {
-            long before = counters.received();
+            long before = counters().received();
             long start = System.nanoTime();
             T result = op.get();
             latencies.add(System.nanoTime() - start);
-            requests += counters.since(before);
+            requests += counters().since(before);
             return result;
         }
 
@@ -979,7 +1002,9 @@ public final class SideBySide {
             for (int i = 0; i < count; i++) {
                 opening.add(
                         opener.submit(
-                                () -> Contender.curator(connectString, Contender.Policy.DEFAULT)));
+                                () ->
+                                        Contender.curator(
+                                                connectString(), Contender.Policy.DEFAULT)));
             }
             for (Future<CuratorFramework> f : opening) {
                 CuratorFramework client = f.get();
@@ -1129,7 +1154,7 @@ public final class SideBySide {
                             }));
         }
         ready.await();
-        long before = counters.received();
+        long before = counters().received();
         start[0] = System.nanoTime();
         go.countDown();
         Set<Long> values = new HashSet<>();
@@ -1140,7 +1165,7 @@ public final class SideBySide {
             nanos[i] = r[1];
         }
         long totalMillis = (System.nanoTime() - start[0]) / 1_000_000;
-        return new Start(nanos, values.size(), totalMillis, counters.since(before));
+        return new Start(nanos, values.size(), totalMillis, counters().since(before));
     }
 
     // ---- leader failover ----

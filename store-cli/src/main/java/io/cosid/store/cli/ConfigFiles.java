@@ -6,6 +6,7 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Objects;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -43,7 +44,7 @@ final class ConfigFiles {
                     "--config "
                             + file
                             + " is not valid YAML: "
-                            + e.getMessage().lines().findFirst().orElse(""),
+                            + Objects.toString(e.getMessage(), "").lines().findFirst().orElse(""),
                     e);
         } catch (IOException e) {
             throw new IllegalArgumentException(

@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What CosId's own ZooKeeper backend left under its root (default {@code /cosid}), read without
@@ -251,7 +252,7 @@ record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> names
         }
     }
 
-    private static byte[] dataOrNull(CuratorFramework client, String path, Stat stat)
+    private static byte @Nullable [] dataOrNull(CuratorFramework client, String path, Stat stat)
             throws Exception {
         try {
             return client.getData().storingStatIn(stat).forPath(path);

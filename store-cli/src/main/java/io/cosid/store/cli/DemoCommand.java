@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -65,7 +66,7 @@ final class DemoCommand implements Callable<Integer> {
             names = "--connect",
             paramLabel = "HOST:PORT[,...]",
             description = "Use this ZooKeeper instead of an embedded one.")
-    String connect;
+    @Nullable String connect;
 
     @Option(
             names = "--keep",
@@ -174,7 +175,8 @@ final class DemoCommand implements Callable<Integer> {
      * What Ctrl-C must not leave behind: the embedded server's data, or the demo's root on a server
      * named with {@code --connect} (unless {@code --keep}). Best effort, as a hook must be.
      */
-    private static Thread cleanupOnInterrupt(EmbeddedZooKeeper embedded, StoreConfig rootToRemove) {
+    private static Thread cleanupOnInterrupt(
+            @Nullable EmbeddedZooKeeper embedded, @Nullable StoreConfig rootToRemove) {
         Thread hook =
                 new Thread(
                         () -> {

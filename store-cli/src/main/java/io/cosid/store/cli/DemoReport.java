@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /** The terms each slot went through during the demo, and the checks over them. */
 final class DemoReport {
@@ -23,7 +24,7 @@ final class DemoReport {
         final Instant floor;
         Instant ceiling;
         String ended = "held";
-        Instant endedAt;
+        @Nullable Instant endedAt;
 
         Term(SlotLease lease) {
             slot = lease.slot();
@@ -36,7 +37,10 @@ final class DemoReport {
 
         /** Where the holder's timestamps end: the ceiling, or a release before it. */
         Instant windowEnd() {
-            return ended.equals("released") && endedAt.isBefore(ceiling) ? endedAt : ceiling;
+            Instant released = endedAt;
+            return ended.equals("released") && released != null && released.isBefore(ceiling)
+                    ? released
+                    : ceiling;
         }
     }
 

@@ -12,7 +12,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,7 +47,7 @@ final class MigrateCommand implements Callable<Integer> {
     Path config;
 
     @Option(names = "--from", paramLabel = "STORE", description = "The source store's name.")
-    String from;
+    @Nullable String from;
 
     @Option(
             names = "--from-cosid-zookeeper",
@@ -53,7 +55,7 @@ final class MigrateCommand implements Callable<Integer> {
             description =
                     "Migrate from CosId's own ZooKeeper layout at this connect string instead of a"
                             + " store (read only).")
-    String fromCosId;
+    @Nullable String fromCosId;
 
     @Option(
             names = "--cosid-root",
@@ -141,7 +143,8 @@ final class MigrateCommand implements Callable<Integer> {
         if (fromCosId != null) {
             return fromCosId();
         }
-        if (from.equals(to)) {
+        String fromName = Objects.requireNonNull(from); // one of the two, checked above
+        if (fromName.equals(to)) {
             throw new IllegalArgumentException("--from and --to name the same store: " + from);
         }
         Map<String, StoreConfig> stores = ConfigFiles.read(config);
@@ -196,7 +199,8 @@ final class MigrateCommand implements Callable<Integer> {
                                 StoreSelection.named(ConfigFiles.read(config), to, "--to"),
                                 "migrate --to"),
                         wait);
-        try (CosIdZooKeeper cosId = CosIdZooKeeper.connect(fromCosId, wait);
+        try (CosIdZooKeeper cosId =
+                        CosIdZooKeeper.connect(Objects.requireNonNull(fromCosId), wait);
                 Store target = Stores.open(targetConfig)) {
             CosIdZooKeeperLayout layout = cosId.read(cosIdRoot);
             List<CosIdZooKeeperLayout.Counter> counters =

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Moves counters and slot namespaces from one store to another through the SPI alone, so that the
@@ -36,7 +37,7 @@ final class Migration {
     record KeyStep(
             String key,
             long finalNext,
-            Long targetBefore,
+            @Nullable Long targetBefore,
             long targetAfter,
             List<String> actions) {}
 

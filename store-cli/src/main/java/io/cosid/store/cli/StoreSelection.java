@@ -6,6 +6,7 @@ import io.cosid.store.Stores;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,33 +20,33 @@ final class StoreSelection {
             paramLabel = "FILE",
             description =
                     "YAML file with cosid.stores.<name> entries, as applications configure them.")
-    Path config;
+    @Nullable Path config;
 
     @Option(
             names = "--store",
             paramLabel = "NAME",
             description =
                     "The store's name in --config (optional when the file configures one store).")
-    String store;
+    @Nullable String store;
 
     @Option(
             names = "--connect",
             paramLabel = "HOST:PORT[,...]",
             description = "A ZooKeeper ensemble to use instead of --config.")
-    String connect;
+    @Nullable String connect;
 
     @Option(
             names = "--root",
             paramLabel = "PATH",
             description = "The store's root with --connect (default /cosid).")
-    String root;
+    @Nullable String root;
 
     @Option(
             names = "--timeout",
             paramLabel = "DURATION",
             description =
                     "Each store operation's time budget, e.g. 3s (default 3s, or the file's).")
-    String timeout;
+    @Nullable String timeout;
 
     @Option(
             names = "--connect-wait",
@@ -53,7 +54,7 @@ final class StoreSelection {
             description =
                     "How long to wait for the first connection (default 5s, or --timeout if"
                             + " shorter).")
-    String connectWait;
+    @Nullable String connectWait;
 
     /** The connect wait of every command, unless {@code --connect-wait} or a shorter timeout. */
     static final Duration DEFAULT_CONNECT_WAIT = Duration.ofSeconds(5);
@@ -131,7 +132,7 @@ final class StoreSelection {
      * The connect wait: {@code --connect-wait} when given, else the default shortened to the
      * timeout.
      */
-    static Duration connectWait(String flag, Duration timeout) {
+    static Duration connectWait(@Nullable String flag, @Nullable Duration timeout) {
         if (flag != null) {
             return duration("--connect-wait", flag);
         }
@@ -150,7 +151,8 @@ final class StoreSelection {
                 : c;
     }
 
-    static StoreConfig named(Map<String, StoreConfig> stores, String name, String option) {
+    static StoreConfig named(
+            Map<String, StoreConfig> stores, @Nullable String name, String option) {
         if (name == null) {
             if (stores.size() == 1) {
                 return stores.values().iterator().next();

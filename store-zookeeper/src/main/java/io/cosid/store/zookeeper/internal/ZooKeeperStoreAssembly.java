@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,7 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a store: parses the options, builds and connects a client when the store owns one, and
@@ -144,8 +146,9 @@ public final class ZooKeeperStoreAssembly {
                 return;
             }
             if (probe.isDone() && ConnectProbe.noServerCanWork(probe.join())) {
-                throw new StoreUnavailableException(
-                        options.connectString(), ConnectProbe.describe(probe.join()), null);
+                // no server can work: every finding names its problem
+                String problems = Objects.requireNonNull(ConnectProbe.describe(probe.join()));
+                throw new StoreUnavailableException(options.connectString(), problems, null);
             }
             remaining = deadline - System.nanoTime();
         }
@@ -222,7 +225,7 @@ public final class ZooKeeperStoreAssembly {
         return c;
     }
 
-    private static void put(ZKClientConfig c, String key, String value) {
+    private static void put(ZKClientConfig c, String key, @Nullable String value) {
         if (value != null) {
             c.setProperty(key, value);
         }

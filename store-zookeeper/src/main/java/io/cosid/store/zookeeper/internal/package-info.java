@@ -9,4 +9,7 @@
  * io.cosid.store.zookeeper.ZooKeeperStores}, the rooms and Dagger's generated factories can reach
  * each other, and they may change in any release.
  */
+@NullMarked
 package io.cosid.store.zookeeper.internal;
+
+import org.jspecify.annotations.NullMarked;

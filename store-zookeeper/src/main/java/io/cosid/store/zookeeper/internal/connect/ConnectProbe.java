@@ -12,12 +12,14 @@ import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds out why a client does not connect, for the error a user sees: the ZooKeeper client only
@@ -32,7 +34,7 @@ public final class ConnectProbe {
      * What was found for one server of the connect string; {@code certain} when it cannot connect
      * at all.
      */
-    record Finding(String server, String problem, boolean certain) {}
+    record Finding(String server, @Nullable String problem, boolean certain) {}
 
     private ConnectProbe() {}
 
@@ -55,9 +57,9 @@ public final class ConnectProbe {
     }
 
     /** One line naming every server's problem, or null when none was found. */
-    public static String describe(List<Finding> findings) {
+    public static @Nullable String describe(List<Finding> findings) {
         List<String> problems =
-                findings.stream().filter(f -> f.problem() != null).map(Finding::problem).toList();
+                findings.stream().map(Finding::problem).filter(Objects::nonNull).toList();
         return problems.isEmpty() ? null : String.join("; ", problems);
     }
 
@@ -132,7 +134,7 @@ public final class ConnectProbe {
      * How a TLS handshake went: whether the other side spoke TLS at all (a server that refuses the
      * client's certificate does), and what failed, or null.
      */
-    private record Handshake(boolean spokeTls, String failure) {}
+    private record Handshake(boolean spokeTls, @Nullable String failure) {}
 
     /**
      * A TLS handshake on a connected socket, then a short read: a server that refuses the client's

@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A server's version for an error message, asked with ZooKeeper's {@code srvr} command (allowed by
@@ -29,7 +30,7 @@ public final class ServerVersion {
         return "version unknown: it does not answer srvr";
     }
 
-    private static String ask(String server) {
+    private static @Nullable String ask(String server) {
         ServerAddress address = ServerAddress.parse(server);
         if (address == null) {
             return null;

@@ -14,6 +14,7 @@ import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The store's TLS key and trust stores, loaded before any connection so that a wrong password, a
@@ -22,11 +23,12 @@ import javax.net.ssl.TrustManagerFactory;
  */
 final class TlsStores {
 
-    private final KeyStore keyStore;
-    private final char[] keyPassword;
+    private final @Nullable KeyStore keyStore;
+    private final char @Nullable [] keyPassword;
     private final KeyStore trustStore;
 
-    private TlsStores(KeyStore keyStore, char[] keyPassword, KeyStore trustStore) {
+    private TlsStores(
+            @Nullable KeyStore keyStore, char @Nullable [] keyPassword, KeyStore trustStore) {
         this.keyStore = keyStore;
         this.keyPassword = keyPassword;
         this.trustStore = trustStore;
@@ -41,7 +43,7 @@ final class TlsStores {
      *     key
      */
     static TlsStores load(Map<String, String> tls, Function<String, String> optionPath) {
-        KeyStore keys = null;
+        @Nullable KeyStore keys = null;
         char[] keyPassword = password(tls.get("tls.keyStore.password"));
         if (tls.containsKey("tls.keyStore.location")) {
             keys = load("tls.keyStore", tls, optionPath);
@@ -59,7 +61,7 @@ final class TlsStores {
 
     /** An SSL context with these stores, as the ZooKeeper client would build it. */
     SSLContext sslContext() throws GeneralSecurityException {
-        KeyManagerFactory kmf = null;
+        @Nullable KeyManagerFactory kmf = null;
         if (keyStore != null) {
             kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keyStore, keyPassword);
@@ -88,6 +90,10 @@ final class TlsStores {
     private static KeyStore load(
             String prefix, Map<String, String> tls, Function<String, String> optionPath) {
         String location = tls.get(prefix + ".location");
+        if (location == null) {
+            throw new IllegalArgumentException(
+                    optionPath.apply(prefix + ".location") + " is required with TLS");
+        }
         String type = tls.getOrDefault(prefix + ".type", typeOf(location));
         try (InputStream in = Files.newInputStream(Path.of(location))) {
             KeyStore store = KeyStore.getInstance(type);
@@ -122,7 +128,7 @@ final class TlsStores {
                 : KeyStore.getDefaultType();
     }
 
-    private static char[] password(String password) {
+    private static char @Nullable [] password(@Nullable String password) {
         return password == null ? null : password.toCharArray();
     }
 }

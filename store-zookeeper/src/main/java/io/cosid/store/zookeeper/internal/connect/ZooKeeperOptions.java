@@ -10,8 +10,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ZooKeeper options of a store with their defaults (docs/contract.md, "Configuration"). Parsed
@@ -26,7 +28,7 @@ public record ZooKeeperOptions(
         int retryMaxRetries,
         Duration retryMaxSleep,
         String root,
-        String authDigest,
+        @Nullable String authDigest,
         boolean creatorAcl,
         boolean fixParentAcls,
         Map<String, String> tls) {
@@ -139,7 +141,7 @@ public record ZooKeeperOptions(
             }
             config.requireKnownOptions(STORE_OPTIONS);
         }
-        String connectString = config.option(CONNECT_STRING, "localhost:2181").trim();
+        String connectString = option(config, CONNECT_STRING, "localhost:2181").trim();
         if (connectString.isEmpty()) {
             throw new IllegalArgumentException(
                     config.optionPath(CONNECT_STRING)
@@ -173,7 +175,7 @@ public record ZooKeeperOptions(
      * What is wrong with a connect string, or null: checked before any connection attempt, since
      * ZooKeeper's client would otherwise keep retrying a host it cannot parse or resolve.
      */
-    static String malformed(String connectString) {
+    static @Nullable String malformed(String connectString) {
         int slash = connectString.indexOf('/');
         String hosts = slash < 0 ? connectString : connectString.substring(0, slash);
         if (slash >= 0) {
@@ -227,6 +229,11 @@ public record ZooKeeperOptions(
         return null;
     }
 
+    /** An option with a default: never null. */
+    private static String option(StoreConfig config, String key, String defaultValue) {
+        return Objects.requireNonNull(config.option(key, defaultValue));
+    }
+
     private static boolean validPort(String port) {
         if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
             return false;
@@ -236,7 +243,7 @@ public record ZooKeeperOptions(
     }
 
     /** {@code user:password} for ZooKeeper's digest scheme, or null. */
-    private static String authDigest(StoreConfig config) {
+    private static @Nullable String authDigest(StoreConfig config) {
         String digest = config.option(AUTH_DIGEST, null);
         if (digest != null) {
             int colon = digest.indexOf(':');
@@ -257,7 +264,7 @@ public record ZooKeeperOptions(
      */
     private static boolean creatorAcl(StoreConfig config, boolean ownClient) {
         boolean credentials = config.option(AUTH_DIGEST, null) != null;
-        String acl = config.option(ACL, credentials ? "creator" : "open");
+        String acl = option(config, ACL, credentials ? "creator" : "open");
         return switch (acl) {
             case "open" -> false;
             case "creator" -> {
@@ -277,7 +284,7 @@ public record ZooKeeperOptions(
     }
 
     private static boolean booleanOption(StoreConfig config, String key) {
-        String value = config.option(key, "false");
+        String value = option(config, key, "false");
         if (!value.equals("true") && !value.equals("false")) {
             throw new IllegalArgumentException(
                     config.optionPath(key) + " must be true or false, got '" + value + "'");
@@ -286,7 +293,7 @@ public record ZooKeeperOptions(
     }
 
     /** The chroot of the connect string ({@code host:port/app} has {@code /app}), or null. */
-    public String chroot() {
+    public @Nullable String chroot() {
         int slash = connectString.indexOf('/');
         return slash < 0 || slash == connectString.length() - 1
                 ? null
@@ -295,7 +302,7 @@ public record ZooKeeperOptions(
 
     /** TLS settings by option key; empty when TLS is off. */
     private static Map<String, String> tls(StoreConfig config) {
-        String enabled = config.option(TLS_ENABLED, "false");
+        String enabled = option(config, TLS_ENABLED, "false");
         if (!enabled.equals("true") && !enabled.equals("false")) {
             throw new IllegalArgumentException(
                     config.optionPath(TLS_ENABLED)
@@ -342,7 +349,7 @@ public record ZooKeeperOptions(
     }
 
     private static String root(StoreConfig config) {
-        String root = config.option(ROOT, "/cosid");
+        String root = option(config, ROOT, "/cosid");
         if (!root.startsWith("/") || root.length() < 2 || root.endsWith("/")) {
             throw new IllegalArgumentException(
                     config.optionPath(ROOT)

@@ -81,8 +81,8 @@ final class AcquireCoalescer {
         final long size;
         final Thread caller = Thread.currentThread();
         final AtomicInteger state = new AtomicInteger(QUEUED);
-        volatile Range range;
-        volatile StoreException failure;
+        volatile @Nullable Range range;
+        volatile @Nullable StoreException failure;
         volatile boolean retry;
 
         Request(long size) {

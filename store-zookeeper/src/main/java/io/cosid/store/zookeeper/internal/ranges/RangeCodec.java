@@ -7,6 +7,7 @@ import io.cosid.store.StoreCorruptedException;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A range node's data: {@code next} as decimal text, {@code :sealed} appended once sealed. A node
@@ -29,7 +30,7 @@ final class RangeCodec {
      *
      * @throws StoreCorruptedException if the data is anything else
      */
-    static RangeState decode(String key, String path, byte[] data, int version) {
+    static @Nullable RangeState decode(String key, String path, byte[] data, int version) {
         String location = "range key '" + key + "' (" + path + ")";
         if (data == null || data.length == 0) {
             if (version == 0) {

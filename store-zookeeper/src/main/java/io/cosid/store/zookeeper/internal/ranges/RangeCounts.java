@@ -3,6 +3,7 @@ package io.cosid.store.zookeeper.internal.ranges;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -44,11 +45,11 @@ public final class RangeCounts {
     }
 
     void add(Count count) {
-        counts.get(count).increment();
+        Objects.requireNonNull(counts.get(count)).increment();
     }
 
     void add(Count count, long n) {
-        counts.get(count).add(n);
+        Objects.requireNonNull(counts.get(count)).add(n);
     }
 
     /** Every count now, by name. */

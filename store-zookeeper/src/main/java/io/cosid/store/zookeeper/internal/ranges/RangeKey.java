@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
@@ -332,11 +333,15 @@ final class RangeKey {
                 shared.conditionalWrite()
                         .sendUntilAnswered(deadline, location(), List.of(), changes, beforeCopy);
         switch (outcome.kind()) {
-            case LANDED -> landed(outcome.stat(0), written, data, guarded, changes, served);
+            case LANDED -> {
+                // the key's own change is a setData or a create answered with its Stat
+                Stat stat = Objects.requireNonNull(outcome.stat(0), "the key's Stat");
+                landed(stat, written, data, guarded, changes, served);
+            }
             case LOST_RACE -> lost(outcome.failedOn());
             case NOT_ALLOWED -> {
                 seen = null;
-                notAllowed(outcome.failedOn());
+                notAllowed(Objects.requireNonNull(outcome.failedOn()));
             }
             // the first key under a new prefix, or the line's or the claims' root
             case PARENT_MISSING -> {

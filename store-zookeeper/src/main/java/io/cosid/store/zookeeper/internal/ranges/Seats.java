@@ -142,7 +142,7 @@ public final class Seats {
     }
 
     /** The seat a child name of the line is; null when it is not one that asks for values. */
-    static Seat parse(String line, String name) {
+    static @Nullable Seat parse(String line, String name) {
         String[] parts = name.split("-", 4);
         if (parts.length != 4 || !name.startsWith(SEAT)) {
             return null;

@@ -24,6 +24,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -102,7 +103,12 @@ public final class ZooKeeperRangeStore implements RangeStore {
                                 paths.range(k),
                                 paths.line(k),
                                 shared,
-                                (demand, d) -> new RangeWrite(keys.get(k), demand, d).run(),
+                                (demand, d) ->
+                                        new RangeWrite(
+                                                        Objects.requireNonNull(keys.get(k)),
+                                                        demand,
+                                                        d)
+                                                .run(),
                                 shared.waste()::givenUp));
     }
 

@@ -5,4 +5,7 @@
  * key's line, {@link io.cosid.store.zookeeper.internal.ranges.RangeKey} owns what the store knows
  * of one key and sends its reads and writes. Never imports the slot room.
  */
+@NullMarked
 package io.cosid.store.zookeeper.internal.ranges;
+
+import org.jspecify.annotations.NullMarked;

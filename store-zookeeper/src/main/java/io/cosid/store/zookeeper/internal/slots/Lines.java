@@ -72,11 +72,15 @@ final class Lines {
     }
 
     String text(String name) {
-        return values.get(name);
+        String value = values.get(name);
+        if (value == null) {
+            throw new StoreCorruptedException(location, "field '" + name + "' is missing");
+        }
+        return value;
     }
 
     long number(String name, long min, long max) {
-        String v = values.get(name);
+        String v = text(name);
         try {
             long n = Long.parseLong(v);
             if (n >= min && n <= max && v.equals(Long.toString(n))) {

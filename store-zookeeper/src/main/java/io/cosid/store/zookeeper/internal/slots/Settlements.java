@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Work a store finishes after it answered its caller: an acquire that ran out of time after its
@@ -26,7 +27,7 @@ public final class Settlements {
     private static final System.Logger LOG = System.getLogger(Settlements.class.getName());
 
     private final StoreLifecycle lifecycle;
-    private ExecutorService executor;
+    private @Nullable ExecutorService executor;
 
     @Inject
     Settlements(StoreLifecycle lifecycle) {
@@ -70,7 +71,7 @@ public final class Settlements {
 
     /** Lets queued settlements finish, waiting at most one budget; called when the store closes. */
     public void finish() {
-        ExecutorService running;
+        @Nullable ExecutorService running;
         synchronized (this) {
             running = executor;
             executor = null;

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Choosing a slot for an acquire: the contract's choice order (docs/contract.md, "Choice order"),
@@ -44,7 +45,7 @@ final class SlotChoice {
      * #FIRST_BATCH} (those inside a limit read before, else the first {@value #FIRST_BATCH}: slots
      * past a limit have no node) and the preferred slot.
      */
-    static List<Integer> firstBatch(Namespace known, OptionalInt preferred) {
+    static List<Integer> firstBatch(@Nullable Namespace known, OptionalInt preferred) {
         int size = known == null ? FIRST_BATCH : Math.min(FIRST_BATCH, known.limit());
         Set<Integer> slots = new LinkedHashSet<>();
         for (int s = 0; s < size; s++) {
@@ -78,7 +79,7 @@ final class SlotChoice {
         List<Integer> firstChoices = SlotChoiceOrder.firstChoices(ns, owned, preferred);
         Map<Integer, Reply> batch = completeFirstBatch(deadline, ns, firstChoices, firstRead);
         for (int slot : firstChoices) {
-            SlotSeen seen = slotReads.decode(deadline, ns.name(), slot, batch.get(slot));
+            SlotSeen seen = slotReads.decode(deadline, ns.name(), slot, read(batch, slot));
             if (seen.data().isFreeAt(now, seen.mtime())) {
                 return new Choice(slot, seen);
             }
@@ -225,10 +226,19 @@ final class SlotChoice {
             int wanted,
             List<Choice> free) {
         for (int slot = from; slot < to && free.size() < wanted; slot++) {
-            SlotSeen seen = slotReads.decode(deadline, ns, slot, batch.get(slot));
+            SlotSeen seen = slotReads.decode(deadline, ns, slot, read(batch, slot));
             if (seen.data().isFreeAt(now, seen.mtime())) {
                 free.add(new Choice(slot, seen));
             }
         }
+    }
+
+    /** A slot's reply in a batch read; every slot of the batch has one. */
+    private static Reply read(Map<Integer, Reply> batch, int slot) {
+        Reply reply = batch.get(slot);
+        if (reply == null) {
+            throw new IllegalStateException("slot " + slot + " was not read");
+        }
+        return reply;
     }
 }

@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -172,9 +173,10 @@ final class SlotTerms {
                     conditionalWrite.send(
                             deadline,
                             location,
-                            NodeChange.replace(path, current.version(), current.raw(), data));
+                            NodeChange.replace(path, current.version(), current.stored(), data));
             if (w.landed()) {
-                return landedTerm(lease, current, next, data, w.stat(0));
+                // a setData reply always carries the node's Stat
+                return landedTerm(lease, current, next, data, Objects.requireNonNull(w.stat(0)));
             }
             written.remove(path);
             switch (w.kind()) {
@@ -346,7 +348,7 @@ final class SlotTerms {
     static NodeChange slotChange(String path, SlotSeen current, byte[] data) {
         return !current.exists()
                 ? NodeChange.create(path, data)
-                : NodeChange.replace(path, current.version(), current.raw(), data);
+                : NodeChange.replace(path, current.version(), current.stored(), data);
     }
 
     /**

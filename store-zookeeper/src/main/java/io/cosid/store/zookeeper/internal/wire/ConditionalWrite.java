@@ -143,18 +143,18 @@ public final class ConditionalWrite {
             reply =
                     roundTrips.sendOne(
                             deadline,
-                            h -> Requests.create(h, only.path(), only.data(), paths.acl()));
+                            h -> Requests.create(h, only.path(), only.written(), paths.acl()));
         } else if (!readBehind.isEmpty() && changes.stream().noneMatch(NodeChange::needsClaim)) {
             List<Reply> replies =
                     roundTrips.send(
                             deadline,
                             h ->
                                     List.of(
-                                            plainReplace
+                                            plainReplace && only != null
                                                     ? Requests.setData(
                                                             h,
                                                             only.path(),
-                                                            only.data(),
+                                                            only.written(),
                                                             only.version())
                                                     : Requests.multi(h, ops),
                                             readBehind.size() == 1
@@ -163,8 +163,8 @@ public final class ConditionalWrite {
                                                     : Requests.multi(h, readBehind)));
             reply = replies.get(0);
             behind = readsBehind(readBehind, replies.get(1));
-        } else if (plainReplace) {
-            reply = roundTrips.setDataNow(deadline, only.path(), only.data(), only.version());
+        } else if (plainReplace && only != null) {
+            reply = roundTrips.setDataNow(deadline, only.path(), only.written(), only.version());
         } else {
             reply = roundTrips.multiNow(deadline, ops);
         }
@@ -226,8 +226,11 @@ public final class ConditionalWrite {
                 }
             }
             for (Op op : ops) {
-                if (op.getPath().equals(reply.path()) && op instanceof Op.Create) {
-                    return WriteOutcome.parentMissing(NodePaths.parent(op.getPath()));
+                String parent = NodePaths.parent(op.getPath());
+                if (op.getPath().equals(reply.path())
+                        && op instanceof Op.Create
+                        && parent != null) {
+                    return WriteOutcome.parentMissing(parent);
                 }
             }
             return WriteOutcome.of(WriteOutcome.Kind.NODE_GONE);

@@ -57,7 +57,7 @@ public final class Deadline {
         }
     }
 
-    public StoreTimeoutException expired(Throwable cause) {
+    public StoreTimeoutException expired(@Nullable Throwable cause) {
         return new StoreTimeoutException(operation, timeout, cause);
     }
 

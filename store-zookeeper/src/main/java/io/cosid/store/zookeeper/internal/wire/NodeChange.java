@@ -41,6 +41,14 @@ public record NodeChange(
         EPHEMERAL
     }
 
+    /** The data to write (create, replace, ephemeral and hint changes). */
+    byte[] written() {
+        if (data == null) {
+            throw new IllegalStateException("a " + kind + " of " + path + " writes no data");
+        }
+        return data;
+    }
+
     /** Creates a node read as absent. */
     public static NodeChange create(String path, byte[] data) {
         return new NodeChange(Kind.CREATE, path, 0, null, data);

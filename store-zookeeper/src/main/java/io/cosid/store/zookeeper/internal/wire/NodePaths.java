@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import java.util.List;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The node layout of store-zookeeper/README.md ("Nodes"), under one root:
@@ -139,7 +140,7 @@ public final class NodePaths {
     }
 
     /** The parent of a path under the root, or null for the root itself. */
-    static String parent(String path) {
+    static @Nullable String parent(String path) {
         int slash = path.lastIndexOf('/');
         return slash <= 0 ? null : path.substring(0, slash);
     }

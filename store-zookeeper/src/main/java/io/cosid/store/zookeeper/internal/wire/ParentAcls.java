@@ -13,6 +13,7 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.ZooDefs.Perms;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Creator-only ACLs protect a node only as far as its parent does: ZooKeeper lets anyone who may
@@ -39,7 +40,7 @@ public final class ParentAcls {
     private final Failures failures;
     private final NodePaths paths;
     private final ZooKeeperOptions options;
-    private final String ownDigest;
+    private final @Nullable String ownDigest;
     private final Set<String> checked = ConcurrentHashMap.newKeySet();
 
     @Inject

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.ZooKeeper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Requests that change nothing (reads, and the clock write whose only effect is its time), repeated
@@ -36,11 +37,14 @@ public final class Reads {
     public List<Reply> all(
             Deadline deadline, Function<ZooKeeper, List<CompletableFuture<Reply>>> requests) {
         List<Reply> replies = roundTrips.send(deadline, requests);
-        for (int attempt = 0; connectionProblem(replies) != null; attempt++) {
-            retry.awaitReconnect(deadline, attempt, connectionProblem(replies));
+        for (int attempt = 0; ; attempt++) {
+            Reply lost = connectionProblem(replies);
+            if (lost == null) {
+                return replies;
+            }
+            retry.awaitReconnect(deadline, attempt, lost);
             replies = roundTrips.send(deadline, requests);
         }
-        return replies;
     }
 
     /** One request, until its reply is not a connection problem. */
@@ -87,7 +91,7 @@ public final class Reads {
         return nodes;
     }
 
-    private static Reply connectionProblem(List<Reply> replies) {
+    private static @Nullable Reply connectionProblem(List<Reply> replies) {
         for (Reply r : replies) {
             if (r.connectionProblem()) {
                 return r;

@@ -10,6 +10,7 @@ import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The requests the store sends, each on the raw ZooKeeper handle as an asynchronous call whose
@@ -25,7 +26,7 @@ public final class Requests {
         zk.getData(
                 path,
                 false,
-                (rc, p, ctx, data, stat) -> f.complete(new Reply(rc, p, data, stat, null, null)),
+                (rc, p, ctx, data, stat) -> f.complete(Reply.read(rc, p, data, stat)),
                 null);
         return f;
     }
@@ -37,7 +38,7 @@ public final class Requests {
                 path,
                 data,
                 version,
-                (rc, p, ctx, stat) -> f.complete(new Reply(rc, p, null, stat, null, null)),
+                (rc, p, ctx, stat) -> f.complete(Reply.write(rc, p, stat)),
                 null);
         return f;
     }
@@ -51,7 +52,7 @@ public final class Requests {
                 data,
                 acl,
                 CreateMode.PERSISTENT,
-                (rc, p, ctx, name, stat) -> f.complete(new Reply(rc, p, null, stat, null, null)),
+                (rc, p, ctx, name, stat) -> f.complete(Reply.write(rc, p, stat)),
                 null);
         return f;
     }
@@ -62,11 +63,7 @@ public final class Requests {
      */
     static CompletableFuture<Reply> exists(ZooKeeper zk, String path, Watcher watcher) {
         CompletableFuture<Reply> f = new CompletableFuture<>();
-        zk.exists(
-                path,
-                watcher,
-                (rc, p, ctx, stat) -> f.complete(new Reply(rc, p, null, stat, null, null)),
-                null);
+        zk.exists(path, watcher, (rc, p, ctx, stat) -> f.complete(Reply.write(rc, p, stat)), null);
         return f;
     }
 
@@ -82,8 +79,7 @@ public final class Requests {
         zk.getChildren(
                 path,
                 false,
-                (rc, p, ctx, children, stat) ->
-                        f.complete(new Reply(rc, p, null, stat, children, null)),
+                (rc, p, ctx, children, stat) -> f.complete(Reply.listing(rc, p, stat, children)),
                 null);
         return f;
     }
@@ -97,14 +93,7 @@ public final class Requests {
         zk.multi(
                 ops,
                 (rc, p, ctx, results) ->
-                        f.complete(
-                                new Reply(
-                                        rc,
-                                        failedPath(rc, ops, results),
-                                        null,
-                                        null,
-                                        null,
-                                        results)),
+                        f.complete(Reply.multi(rc, failedPath(rc, ops, results), results)),
                 null);
         return f;
     }
@@ -113,7 +102,7 @@ public final class Requests {
      * The path of the operation a failed multi failed on: the first whose result is an error other
      * than "rolled back because another failed"; for a successful or read-only multi, null.
      */
-    static String failedPath(int rc, List<Op> ops, List<OpResult> results) {
+    static @Nullable String failedPath(int rc, List<Op> ops, @Nullable List<OpResult> results) {
         if (rc == Code.OK.intValue() || results == null || results.size() != ops.size()) {
             return null;
         }
@@ -132,8 +121,7 @@ public final class Requests {
         zk.getACL(
                 path,
                 null,
-                (rc, p, ctx, acl, stat) ->
-                        f.complete(new Reply(rc, p, null, stat, null, null, acl)),
+                (rc, p, ctx, acl, stat) -> f.complete(Reply.acl(rc, p, stat, acl)),
                 null);
         return f;
     }
@@ -142,12 +130,7 @@ public final class Requests {
         CompletableFuture<Reply> f = new CompletableFuture<>();
         // any ACL version: this replaces an ACL the operator's check found too open, not a
         // compare-and-set of data
-        zk.setACL(
-                path,
-                acl,
-                -1,
-                (rc, p, ctx, stat) -> f.complete(new Reply(rc, p, null, stat, null, null)),
-                null);
+        zk.setACL(path, acl, -1, (rc, p, ctx, stat) -> f.complete(Reply.write(rc, p, stat)), null);
         return f;
     }
 

@@ -101,7 +101,7 @@ public final class RoundTrips {
             Stat stat =
                     CallWatchdog.SHARED.run(
                             deadline.remainingNanos(), () -> zk.setData(path, data, version));
-            return new Reply(Code.OK.intValue(), path, null, stat, null, null);
+            return Reply.write(Code.OK.intValue(), path, stat);
         } catch (KeeperException e) {
             return Reply.of(e.code(), path);
         } catch (TimeoutException e) {
@@ -123,17 +123,14 @@ public final class RoundTrips {
         try {
             List<OpResult> results =
                     CallWatchdog.SHARED.run(deadline.remainingNanos(), () -> zk.multi(ops));
-            return new Reply(Code.OK.intValue(), null, null, null, null, results);
+            return Reply.multi(Code.OK.intValue(), null, results);
         } catch (KeeperException e) {
             List<OpResult> results = e.getResults();
-            return new Reply(
+            return Reply.multi(
                     e.code().intValue(),
                     results == null
                             ? e.getPath()
                             : Requests.failedPath(e.code().intValue(), ops, results),
-                    null,
-                    null,
-                    null,
                     results);
         } catch (TimeoutException e) {
             throw deadline.expired(null);

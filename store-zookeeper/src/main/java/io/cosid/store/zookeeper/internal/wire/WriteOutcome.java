@@ -3,6 +3,7 @@ package io.cosid.store.zookeeper.internal.wire;
 import java.util.List;
 import java.util.Objects;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a conditional write ended ({@link ConditionalWrite}); callers switch over {@link #kind()}.
@@ -18,7 +19,11 @@ import org.apache.zookeeper.data.Stat;
  *     allowed, whose ACL did); else null
  */
 public record WriteOutcome(
-        Kind kind, List<Stat> stats, List<Reply> reads, String missingParent, String failedOn) {
+        Kind kind,
+        List<@Nullable Stat> stats,
+        List<Reply> reads,
+        @Nullable String missingParent,
+        @Nullable String failedOn) {
 
     /** What happened to a conditional write. */
     public enum Kind {
@@ -48,7 +53,7 @@ public record WriteOutcome(
         NOT_ALLOWED
     }
 
-    public static WriteOutcome landed(List<Stat> stats) {
+    public static WriteOutcome landed(List<@Nullable Stat> stats) {
         return new WriteOutcome(Kind.LANDED, stats, List.of(), null, null);
     }
 
@@ -68,15 +73,24 @@ public record WriteOutcome(
         return new WriteOutcome(Kind.PARENT_MISSING, List.of(), List.of(), parent, null);
     }
 
+    /** The parent that was missing ({@link Kind#PARENT_MISSING} only). */
+    @Override
+    public String missingParent() {
+        if (missingParent == null) {
+            throw new IllegalStateException("a write that " + kind + " missed no parent");
+        }
+        return missingParent;
+    }
+
     /** After a lost race, the read of the first change's node pipelined behind it; else null. */
-    Reply behind() {
+    @Nullable Reply behind() {
         return behind(0);
     }
 
     /**
      * After a lost race, the read of change {@code index}'s node pipelined behind it; else null.
      */
-    Reply behind(int index) {
+    @Nullable Reply behind(int index) {
         return index < reads.size() ? reads.get(index) : null;
     }
 
@@ -87,7 +101,7 @@ public record WriteOutcome(
     /**
      * The new Stat of change {@code index} of a landed write; null where the reply carries none.
      */
-    public Stat stat(int index) {
+    public @Nullable Stat stat(int index) {
         if (!landed()) {
             throw new IllegalStateException("a write that " + kind + " has no Stat");
         }
@@ -98,7 +112,7 @@ public record WriteOutcome(
      * Any Stat the landed write's reply carries: all its changes share one transaction (zxid and
      * time).
      */
-    public Stat anyStat() {
+    public @Nullable Stat anyStat() {
         return stats.stream().filter(Objects::nonNull).findFirst().orElse(null);
     }
 }

@@ -5,4 +5,7 @@
  * deadline of each call and what the store reports to its log and observer. Knows nodes and
  * versions, never ranges or slots.
  */
+@NullMarked
 package io.cosid.store.zookeeper.internal.wire;
+
+import org.jspecify.annotations.NullMarked;
