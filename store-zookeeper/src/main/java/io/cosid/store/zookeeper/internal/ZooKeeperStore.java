@@ -13,6 +13,7 @@ import io.cosid.store.zookeeper.internal.connect.ClientOwnership;
 import io.cosid.store.zookeeper.internal.ranges.ZooKeeperRangeStore;
 import io.cosid.store.zookeeper.internal.slots.Settlements;
 import io.cosid.store.zookeeper.internal.slots.ZooKeeperSlotLeaseStore;
+import io.cosid.store.zookeeper.internal.wire.CallWatchdog;
 import io.cosid.store.zookeeper.internal.wire.ConnectionReports;
 import io.cosid.store.zookeeper.internal.wire.Deadline;
 import io.cosid.store.zookeeper.internal.wire.NodePaths;
@@ -31,6 +32,7 @@ public final class ZooKeeperStore implements Store {
 
     private final StoreConfig config;
     private final StoreLifecycle lifecycle;
+    private final CallWatchdog watchdog;
     private final ZooKeeperRangeStore ranges;
     private final ZooKeeperSlotLeaseStore slots;
     private final CuratorFramework client;
@@ -53,8 +55,10 @@ public final class ZooKeeperStore implements Store {
             NodePaths paths,
             Settlements settlements,
             ConnectionReports connectionReports,
-            Observations observations) {
+            Observations observations,
+            CallWatchdog watchdog) {
         this.connectionReports = connectionReports;
+        this.watchdog = watchdog;
         this.observations = observations;
         this.config = config;
         this.lifecycle = lifecycle;
@@ -123,9 +127,10 @@ public final class ZooKeeperStore implements Store {
     @Override
     public void close() {
         if (lifecycle.close()) {
-            Deadline deadline = Deadline.start("close", lifecycle.timeout());
+            Deadline deadline = Deadline.start("close", lifecycle.timeout(), lifecycle.ticker());
             connectionReports.stop();
             settlements.finish();
+            watchdog.close();
             if (ownership == ClientOwnership.OWNED) {
                 Duration left = Duration.ofNanos(Math.max(0, deadline.remainingNanos()));
                 if (!ClientClose.within(client, left)) {

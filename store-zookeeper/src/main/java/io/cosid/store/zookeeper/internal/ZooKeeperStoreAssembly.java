@@ -9,6 +9,7 @@ import io.cosid.store.zookeeper.internal.connect.ClientOwnership;
 import io.cosid.store.zookeeper.internal.connect.ConnectProbe;
 import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
 import io.cosid.store.zookeeper.internal.wire.Observations;
+import io.cosid.store.zookeeper.internal.wire.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collections;
@@ -101,7 +102,7 @@ public final class ZooKeeperStoreAssembly {
         }
         return checked(
                 DaggerZooKeeperStoreComponent.factory()
-                        .create(config, options, client, ClientOwnership.OWNED),
+                        .create(config, options, client, ClientOwnership.OWNED, Ticker.system()),
                 true);
     }
 
@@ -136,9 +137,10 @@ public final class ZooKeeperStoreAssembly {
         var probe =
                 ConnectProbe.start(
                         options, (int) Math.min(options.connectionTimeout().toMillis(), 3000));
-        long deadline =
-                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - grace));
-        long remaining = deadline - System.nanoTime();
+        // before the store exists: the JVM's clock, as the client's own wait reads it
+        Ticker ticker = Ticker.system();
+        long deadline = ticker.nanos() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, wait - grace));
+        long remaining = deadline - ticker.nanos();
         while (remaining > 0) {
             if (client.blockUntilConnected(
                     (int) Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(remaining))),
@@ -150,7 +152,7 @@ public final class ZooKeeperStoreAssembly {
                 String problems = Objects.requireNonNull(ConnectProbe.describe(probe.join()));
                 throw new StoreUnavailableException(options.connectString(), problems, null);
             }
-            remaining = deadline - System.nanoTime();
+            remaining = deadline - ticker.nanos();
         }
         String found = probe.isDone() ? ConnectProbe.describe(probe.join()) : null;
         throw new StoreUnavailableException(
@@ -180,7 +182,7 @@ public final class ZooKeeperStoreAssembly {
         }
         return checked(
                 DaggerZooKeeperStoreComponent.factory()
-                        .create(config, options, client, ClientOwnership.BORROWED),
+                        .create(config, options, client, ClientOwnership.BORROWED, Ticker.system()),
                 false);
     }
 

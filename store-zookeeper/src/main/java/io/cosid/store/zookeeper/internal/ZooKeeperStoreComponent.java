@@ -10,6 +10,7 @@ import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
 import io.cosid.store.zookeeper.internal.wire.ConnectionReports;
 import io.cosid.store.zookeeper.internal.wire.NodePaths;
 import io.cosid.store.zookeeper.internal.wire.Observations;
+import io.cosid.store.zookeeper.internal.wire.Ticker;
 import jakarta.inject.Singleton;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooDefs;
@@ -40,7 +41,8 @@ interface ZooKeeperStoreComponent {
                 @BindsInstance StoreConfig config,
                 @BindsInstance ZooKeeperOptions options,
                 @BindsInstance CuratorFramework client,
-                @BindsInstance ClientOwnership ownership);
+                @BindsInstance ClientOwnership ownership,
+                @BindsInstance Ticker ticker);
     }
 
     /**

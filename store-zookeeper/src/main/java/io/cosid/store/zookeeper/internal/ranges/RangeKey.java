@@ -14,6 +14,7 @@ import io.cosid.store.zookeeper.internal.wire.PathCreator;
 import io.cosid.store.zookeeper.internal.wire.Reads;
 import io.cosid.store.zookeeper.internal.wire.Reply;
 import io.cosid.store.zookeeper.internal.wire.Requests;
+import io.cosid.store.zookeeper.internal.wire.Ticker;
 import io.cosid.store.zookeeper.internal.wire.WriteOutcome;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -50,7 +51,8 @@ final class RangeKey {
             RangeCounts counts,
             WriteLatency latency,
             RangeWaste waste,
-            long leftoverNanos) {}
+            long leftoverNanos,
+            Ticker ticker) {}
 
     /**
      * What this store last saw of the key's node; state is null for an unused parent placeholder.
@@ -220,7 +222,7 @@ final class RangeKey {
             return List.of();
         }
         Set<String> shown = new HashSet<>(listed);
-        long now = System.nanoTime();
+        long now = shared.ticker().nanos();
         long after = shared.leftoverNanos();
         List<String> old = new ArrayList<>();
         results.forEach(
@@ -374,7 +376,7 @@ final class RangeKey {
         List<Seat> left = new ArrayList<>(line.waiting());
         left.removeAll(served);
         lineSeen = new LineSeen(true, line.exists() ? line.version() : 0, left);
-        long now = System.nanoTime();
+        long now = shared.ticker().nanos();
         served.forEach(s -> results.put(s.result(), now));
         if (!served.isEmpty()) {
             shared.counts().add(RangeCounts.Count.SERVING_WRITES);

@@ -144,7 +144,7 @@ final class RangeWrite {
     private @Nullable Range tryOnce(@Nullable Seen over, long size, boolean blind) {
         RangeState next = after(ZooKeeperRangeStore.stateOf(over), size);
         Seats.Seat seat = mine;
-        long started = System.nanoTime();
+        long started = shared.ticker().nanos();
         WriteOutcome outcome =
                 shared.waste()
                         .counted(
@@ -160,7 +160,7 @@ final class RangeWrite {
         current = false;
         switch (outcome.kind()) {
             case LANDED -> {
-                shared.latency().landed(System.nanoTime() - started);
+                shared.latency().landed(shared.ticker().nanos() - started);
                 shared.counts().add(RangeCounts.Count.LANDED);
                 mine = null; // the write deleted it
                 return new Range(key.key(), next.next() - size, next.next());

@@ -91,7 +91,8 @@ public final class ZooKeeperRangeStore implements RangeStore {
                         new RangeCounts(),
                         new WriteLatency(),
                         waste,
-                        Math.max(MIN_LEFTOVER_NANOS, 4 * lifecycle.timeout().toNanos()));
+                        Math.max(MIN_LEFTOVER_NANOS, 4 * lifecycle.timeout().toNanos()),
+                        lifecycle.ticker());
     }
 
     private RangeKey key(String key) {

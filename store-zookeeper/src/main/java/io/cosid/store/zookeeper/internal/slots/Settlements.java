@@ -58,7 +58,7 @@ public final class Settlements {
                                 worthFor.compareTo(lifecycle.timeout()) > 0
                                         ? worthFor
                                         : lifecycle.timeout();
-                        task.accept(Deadline.start(operation, budget));
+                        task.accept(Deadline.start(operation, budget, lifecycle.ticker()));
                     } catch (StoreException | IllegalStateException e) {
                         // the slot expires by its ttl instead; nothing else is at stake
                         LOG.log(

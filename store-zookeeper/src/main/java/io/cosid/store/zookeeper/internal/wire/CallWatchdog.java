@@ -1,5 +1,8 @@
 package io.cosid.store.zookeeper.internal.wire;
 
+import io.cosid.store.StoreConfig;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,11 +11,13 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps a synchronous ZooKeeper call to its operation's budget: one shared daemon thread interrupts
- * a caller still waiting at its deadline, and the caller takes the interrupt back before it
- * returns.
+ * Keeps a synchronous ZooKeeper call to its operation's budget: the store's watchdog thread
+ * interrupts a caller still waiting at its deadline, and the caller takes the interrupt back before
+ * it returns. One per store: its thread starts with the first call and ends when the store closes
+ * (or, after close, once no call waits), and deadlines are read from the store's {@link Ticker}.
  *
  * <p>Why synchronous calls at all: the reply to a synchronous request wakes the waiting caller
  * straight from the client's I/O thread, while the reply to an asynchronous one passes through
@@ -26,13 +31,11 @@ import org.apache.zookeeper.KeeperException;
  * caller's thread already had, or gets from elsewhere while waiting, ends the call as an interrupt,
  * as it would end a wait for an asynchronous reply.
  */
-final class CallWatchdog {
+@Singleton
+public final class CallWatchdog {
 
     /** How often the watchdog looks at waiting callers while there are any. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-
-    /** One watchdog for every store in the JVM: it sleeps while no call waits. */
-    static final CallWatchdog SHARED = new CallWatchdog("cosid-store-call-watchdog");
 
     /** A synchronous call. */
     @FunctionalInterface
@@ -57,15 +60,72 @@ final class CallWatchdog {
     }
 
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
-    private final Thread thread;
+    private final String threadName;
+    private final Ticker ticker;
+
+    /** The watchdog thread while one runs; started by the first call (guarded by this). */
+    private volatile @Nullable Thread thread;
 
     /** Set by the watchdog before it parks with nobody waiting; a new caller then wakes it. */
     private volatile boolean idle;
 
-    CallWatchdog(String threadName) {
-        thread = new Thread(this::watch, threadName);
-        thread.setDaemon(true);
-        thread.start();
+    private volatile boolean closed;
+
+    @Inject
+    CallWatchdog(StoreConfig config, Ticker ticker) {
+        this("cosid-store-call-watchdog-" + config.name(), ticker);
+    }
+
+    CallWatchdog(String threadName, Ticker ticker) {
+        this.threadName = threadName;
+        this.ticker = ticker;
+    }
+
+    /**
+     * Stops the watchdog thread once no call waits (a call still waiting keeps it until it ends; a
+     * call that comes later starts a thread of its own again). Called when the store closes.
+     */
+    public void close() {
+        closed = true;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Whether a watchdog thread runs now (for tests). */
+    boolean running() {
+        Thread t = thread;
+        return t != null && t.isAlive();
+    }
+
+    /** The watchdog thread, started if none runs. The caller's waiter is registered already. */
+    private Thread watcher() {
+        // while open the thread never ends; after close it ends only under this lock, when it
+        // finds nobody waiting, so a caller (whose waiter is in already) takes the lock then
+        Thread t = thread;
+        if (t != null && !closed) {
+            return t;
+        }
+        synchronized (this) {
+            t = thread;
+            if (t == null) {
+                t = new Thread(this::watch, threadName);
+                t.setDaemon(true);
+                thread = t;
+                t.start();
+            }
+            return t;
+        }
+    }
+
+    /** Called by the watchdog with nobody waiting after close: ends it unless a caller came. */
+    private synchronized boolean stopIfNobodyWaits() {
+        if (!waiting.isEmpty()) {
+            return false;
+        }
+        thread = null;
+        return true;
     }
 
     /**
@@ -78,10 +138,11 @@ final class CallWatchdog {
      */
     <T> T run(long remainingNanos, Call<T> call)
             throws KeeperException, InterruptedException, TimeoutException {
-        Waiter waiter = new Waiter(System.nanoTime() + remainingNanos);
+        Waiter waiter = new Waiter(ticker.nanos() + remainingNanos);
         waiting.add(waiter);
+        Thread watcher = watcher();
         if (idle) {
-            LockSupport.unpark(thread);
+            LockSupport.unpark(watcher);
         }
         T result;
         try {
@@ -118,6 +179,9 @@ final class CallWatchdog {
     private void watch() {
         while (true) {
             if (waiting.isEmpty()) {
+                if (closed && stopIfNobodyWaits()) {
+                    return;
+                }
                 idle = true;
                 if (waiting.isEmpty()) { // a caller that came after the first look saw idle and
                     // unparks us
@@ -126,7 +190,7 @@ final class CallWatchdog {
                 idle = false;
                 continue;
             }
-            long now = System.nanoTime();
+            long now = ticker.nanos();
             for (Iterator<Waiter> it = waiting.iterator(); it.hasNext(); ) {
                 Waiter w = it.next();
                 if (now - w.deadlineNanos >= 0 && w.state.compareAndSet(WAITING, INTERRUPTING)) {

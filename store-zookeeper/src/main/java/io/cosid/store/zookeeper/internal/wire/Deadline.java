@@ -13,23 +13,30 @@ public final class Deadline {
     private final String operation;
     private final StoreObserver.@Nullable Operation kind;
     private final Duration timeout;
+    private final Ticker ticker;
     private final long endNanos;
 
-    private Deadline(String operation, StoreObserver.@Nullable Operation kind, Duration timeout) {
+    private Deadline(
+            String operation,
+            StoreObserver.@Nullable Operation kind,
+            Duration timeout,
+            Ticker ticker) {
         this.operation = operation;
         this.kind = kind;
         this.timeout = timeout;
-        this.endNanos = System.nanoTime() + timeout.toNanos();
+        this.ticker = ticker;
+        this.endNanos = ticker.nanos() + timeout.toNanos();
     }
 
     /** The budget of an operation no observer hears of (opening the store, settling later). */
-    public static Deadline start(String operation, Duration timeout) {
-        return new Deadline(operation, null, timeout);
+    public static Deadline start(String operation, Duration timeout, Ticker ticker) {
+        return new Deadline(operation, null, timeout, ticker);
     }
 
     /** The budget of one call of the store, {@code kind} as its observer knows it. */
-    public static Deadline start(StoreObserver.Operation kind, String operation, Duration timeout) {
-        return new Deadline(operation, kind, timeout);
+    public static Deadline start(
+            StoreObserver.Operation kind, String operation, Duration timeout, Ticker ticker) {
+        return new Deadline(operation, kind, timeout, ticker);
     }
 
     public String operation() {
@@ -42,7 +49,7 @@ public final class Deadline {
     }
 
     public long remainingNanos() {
-        return endNanos - System.nanoTime();
+        return endNanos - ticker.nanos();
     }
 
     /** Whether any of the budget is left: the condition of every loop that retries within it. */

@@ -38,13 +38,15 @@ public final class RoundTrips {
 
     private final CuratorFramework client;
     private final ZooKeeperOptions options;
+    private final CallWatchdog watchdog;
     private final LongAdder requests = new LongAdder();
     private final LongAdder roundTrips = new LongAdder();
 
     @Inject
-    RoundTrips(CuratorFramework client, ZooKeeperOptions options) {
+    RoundTrips(CuratorFramework client, ZooKeeperOptions options, CallWatchdog watchdog) {
         this.client = client;
         this.options = options;
+        this.watchdog = watchdog;
     }
 
     /** Requests sent so far (for tests and benchmarks: round trips are the cost that matters). */
@@ -99,8 +101,7 @@ public final class RoundTrips {
         roundTrips.increment();
         try {
             Stat stat =
-                    CallWatchdog.SHARED.run(
-                            deadline.remainingNanos(), () -> zk.setData(path, data, version));
+                    watchdog.run(deadline.remainingNanos(), () -> zk.setData(path, data, version));
             return Reply.write(Code.OK.intValue(), path, stat);
         } catch (KeeperException e) {
             return Reply.of(e.code(), path);
@@ -121,8 +122,7 @@ public final class RoundTrips {
         requests.increment();
         roundTrips.increment();
         try {
-            List<OpResult> results =
-                    CallWatchdog.SHARED.run(deadline.remainingNanos(), () -> zk.multi(ops));
+            List<OpResult> results = watchdog.run(deadline.remainingNanos(), () -> zk.multi(ops));
             return Reply.multi(Code.OK.intValue(), null, results);
         } catch (KeeperException e) {
             List<OpResult> results = e.getResults();

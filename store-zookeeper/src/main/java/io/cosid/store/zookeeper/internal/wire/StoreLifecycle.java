@@ -15,24 +15,31 @@ public final class StoreLifecycle {
 
     private final String storeName;
     private final Duration timeout;
+    private final Ticker ticker;
     private volatile boolean closed;
 
     @Inject
-    StoreLifecycle(StoreConfig config) {
+    StoreLifecycle(StoreConfig config, Ticker ticker) {
         this.storeName = config.name();
         this.timeout = config.timeout();
+        this.ticker = ticker;
+    }
+
+    /** Where the store reads elapsed time. */
+    public Ticker ticker() {
+        return ticker;
     }
 
     /** Starts the budget of something the store does on its own; refuses after close. */
     public Deadline start(String operation) {
         requireOpen(operation);
-        return Deadline.start(operation, timeout);
+        return Deadline.start(operation, timeout, ticker);
     }
 
     /** Starts the budget of one call of the store; refuses after close. */
     public Deadline start(StoreObserver.Operation kind, String operation) {
         requireOpen(operation);
-        return Deadline.start(kind, operation, timeout);
+        return Deadline.start(kind, operation, timeout, ticker);
     }
 
     private void requireOpen(String operation) {

@@ -8,6 +8,7 @@ import io.cosid.store.Range;
 import io.cosid.store.RangeExhaustedException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.zookeeper.internal.wire.Deadline;
+import io.cosid.store.zookeeper.internal.wire.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -134,7 +135,7 @@ class AcquireCoalescerTest {
     }
 
     private static Deadline budget(Duration d) {
-        return Deadline.start("acquire on range key 'k'", d);
+        return Deadline.start("acquire on range key 'k'", d, Ticker.system());
     }
 
     /**

@@ -2,13 +2,17 @@ package io.cosid.store.zookeeper.internal.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -21,7 +25,8 @@ import org.junit.jupiter.api.Test;
 @DisplayName("Call watchdog")
 class CallWatchdogTest {
 
-    private static final CallWatchdog WATCHDOG = new CallWatchdog("call-watchdog-test");
+    private static final CallWatchdog WATCHDOG =
+            new CallWatchdog("call-watchdog-test", Ticker.system());
     private final CountDownLatch never = new CountDownLatch(1);
 
     @AfterEach
@@ -207,5 +212,100 @@ class CallWatchdogTest {
                         });
         assertThat(answer).isEqualTo("answered");
         releaser.join();
+    }
+
+    /** A ticker the test steps by hand. */
+    private static final class SteppedTicker implements Ticker {
+        private final AtomicLong nanos = new AtomicLong();
+
+        @Override
+        public long nanos() {
+            return nanos.get();
+        }
+
+        void step(Duration by) {
+            nanos.addAndGet(by.toNanos());
+        }
+    }
+
+    /** Runs a call that waits for {@code never} on another thread, once it is in the call. */
+    private Future<String> waitingCall(ExecutorService pool, CallWatchdog watchdog, Duration budget)
+            throws InterruptedException {
+        CountDownLatch in = new CountDownLatch(1);
+        Future<String> call =
+                pool.submit(
+                        () ->
+                                watchdog.run(
+                                        budget.toNanos(),
+                                        () -> {
+                                            in.countDown();
+                                            never.await();
+                                            return "never";
+                                        }));
+        assertThat(in.await(10, TimeUnit.SECONDS)).isTrue();
+        return call;
+    }
+
+    @Test
+    @DisplayName(
+            "the deadline is read from the store's ticker: stepping it past the deadline ends the"
+                    + " call, without waiting an hour")
+    void steppedTicker() throws Exception {
+        SteppedTicker ticker = new SteppedTicker();
+        CallWatchdog watchdog = new CallWatchdog("call-watchdog-stepped", ticker);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> call = waitingCall(pool, watchdog, Duration.ofHours(1));
+            ticker.step(Duration.ofMinutes(59));
+            assertThat(call).as("not yet at its deadline").isNotDone();
+            ticker.step(Duration.ofMinutes(2));
+            assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(TimeoutException.class);
+        } finally {
+            watchdog.close();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a store's watchdog starts no thread before its first call, and its thread ends once"
+                    + " the store closes with no call waiting")
+    void threadLivesWithTheStore() throws Exception {
+        CallWatchdog watchdog = new CallWatchdog("call-watchdog-lifetime", Ticker.system());
+        assertThat(watchdog.running()).as("no call yet: no thread").isFalse();
+        assertThat(watchdog.run(TimeUnit.SECONDS.toNanos(5), () -> "answer")).isEqualTo("answer");
+        assertThat(watchdog.running()).as("started by the first call").isTrue();
+        watchdog.close();
+        await("the watchdog thread ends after close")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !watchdog.running());
+    }
+
+    @Test
+    @DisplayName(
+            "a call still waiting when the store closes keeps its watchdog, and a call after close"
+                    + " gets one again")
+    void callsAroundClose() throws Exception {
+        SteppedTicker ticker = new SteppedTicker();
+        CallWatchdog watchdog = new CallWatchdog("call-watchdog-close", ticker);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> waiting = waitingCall(pool, watchdog, Duration.ofSeconds(30));
+            watchdog.close();
+            ticker.step(Duration.ofMinutes(1));
+            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TimeoutException.class);
+            await("the watchdog thread ends once nobody waits")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !watchdog.running());
+            Future<String> later = waitingCall(pool, watchdog, Duration.ofSeconds(30));
+            ticker.step(Duration.ofMinutes(1));
+            assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TimeoutException.class);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

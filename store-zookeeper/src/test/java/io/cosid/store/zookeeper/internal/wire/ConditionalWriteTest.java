@@ -35,6 +35,7 @@ class ConditionalWriteTest {
 
     private static InProcessServer server;
     private static CuratorFramework client;
+    private static CallWatchdog watchdog;
     private static ConditionalWrite write;
     private static final List<FailedWriteEvent> FAILED = new CopyOnWriteArrayList<>();
     private String root;
@@ -47,7 +48,8 @@ class ConditionalWriteTest {
         assertThat(client.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
         ZooKeeperOptions options =
                 ZooKeeperOptions.parse(StoreConfig.of("writes", "zookeeper"), false);
-        RoundTrips roundTrips = new RoundTrips(client, options);
+        watchdog = new CallWatchdog("conditional-write-test", Ticker.system());
+        RoundTrips roundTrips = new RoundTrips(client, options, watchdog);
         Failures failures = new Failures(options);
         ConnectionRetry retry = new ConnectionRetry(client, options);
         Reads reads = new Reads(roundTrips, retry, failures);
@@ -71,6 +73,7 @@ class ConditionalWriteTest {
 
     @AfterAll
     static void stop() {
+        watchdog.close();
         client.close();
         server.close();
     }
@@ -83,7 +86,7 @@ class ConditionalWriteTest {
     }
 
     private static Deadline deadline() {
-        return Deadline.start("a test write", Duration.ofSeconds(20));
+        return Deadline.start("a test write", Duration.ofSeconds(20), Ticker.system());
     }
 
     private static byte[] bytes(String text) {
@@ -161,7 +164,11 @@ class ConditionalWriteTest {
         client.create().forPath(root + "/n", bytes("1"));
         client.setData().forPath(root + "/n", bytes("other"));
         write.send(
-                Deadline.start(Operation.RANGE_ADVANCE, "a test advance", Duration.ofSeconds(20)),
+                Deadline.start(
+                        Operation.RANGE_ADVANCE,
+                        "a test advance",
+                        Duration.ofSeconds(20),
+                        Ticker.system()),
                 "n",
                 NodeChange.replace(root + "/n", 0, bytes("1"), bytes("2")));
         assertThat(FAILED)
@@ -174,7 +181,11 @@ class ConditionalWriteTest {
     @DisplayName("a write that lands, or one outside any store call, reports nothing")
     void landedOrUnownedNotReported() throws Exception {
         write.send(
-                Deadline.start(Operation.RANGE_ACQUIRE, "a test acquire", Duration.ofSeconds(20)),
+                Deadline.start(
+                        Operation.RANGE_ACQUIRE,
+                        "a test acquire",
+                        Duration.ofSeconds(20),
+                        Ticker.system()),
                 "n",
                 NodeChange.create(root + "/n", bytes("1")));
         write.send(deadline(), "n", NodeChange.create(root + "/n", bytes("again")));
