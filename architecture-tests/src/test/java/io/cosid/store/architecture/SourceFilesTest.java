@@ -81,6 +81,43 @@ class SourceFilesTest {
         assertThat(QUALIFIED_NAME.matcher(codeOf("import java.util.List;")).find()).isFalse();
     }
 
+    @Test
+    @DisplayName("every main package is @NullMarked, so NullAway checks it")
+    void everyPackageNullMarked() {
+        List<String> unmarked = new ArrayList<>();
+        for (Path dir : mainPackages()) {
+            Path info = dir.resolve("package-info.java");
+            if (!Files.exists(info) || !nullMarked(String.join("\n", lines(info)))) {
+                unmarked.add(root().relativize(dir).toString());
+            }
+        }
+        assertThat(unmarked).as("main packages without @NullMarked").isEmpty();
+    }
+
+    @Test
+    @DisplayName("the @NullMarked check finds the annotation on the package, not in its comment")
+    void nullMarkedCheckWorks() {
+        assertThat(nullMarked("/** x */\n@NullMarked\npackage a.b;\n")).isTrue();
+        assertThat(nullMarked("/** Not {@code @NullMarked} yet. */\npackage a.b;\n")).isFalse();
+        assertThat(nullMarked("package a.b;\n")).isFalse();
+    }
+
+    private static boolean nullMarked(String packageInfo) {
+        return Pattern.compile("^@NullMarked\\s*$", Pattern.MULTILINE).matcher(packageInfo).find();
+    }
+
+    /** Every directory of a main source tree that holds a class (module-info aside). */
+    private static List<Path> mainPackages() {
+        return javaFiles().stream()
+                .filter(p -> root().relativize(p).toString().contains("src/main/java"))
+                // the integration-test projects are users' code, not the project's
+                .filter(p -> !root().relativize(p).toString().contains("src/it/"))
+                .filter(p -> !p.getFileName().toString().equals("module-info.java"))
+                .map(Path::getParent)
+                .distinct()
+                .toList();
+    }
+
     /** The code of a line: nothing of imports, package lines, comments or string literals. */
     private static String codeOf(String line) {
         String s = line.strip();
