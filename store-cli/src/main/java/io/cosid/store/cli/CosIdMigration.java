@@ -77,6 +77,32 @@ final class CosIdMigration {
         // 1. everything that could refuse, before any write
         List<String> blockers = new ArrayList<>();
         Instant quietSince = now.minus(settings.quietFor());
+        checkCounters(target, counters, quietSince, now, blockers);
+        for (CosIdZooKeeperLayout.MachineNamespace ns : namespaces) {
+            checkNamespace(target, ns, settings, quietSince, now, blockers);
+        }
+        TargetSteps.refuseIfBlocked(blockers, dryRun);
+        TargetSteps steps = new TargetSteps(target, dryRun);
+        // 2. counters: the range key of the same name, advanced to the counter's value
+        for (CosIdZooKeeperLayout.Counter c : counters) {
+            steps.advanceKey(c.key(), c.value(), new ArrayList<>());
+        }
+        // 3. machine-id namespaces: define, then raise each used slot's next floor
+        for (CosIdZooKeeperLayout.MachineNamespace ns : namespaces) {
+            moveNamespace(steps, ns, settings, limit, now);
+        }
+        return steps.report(blockers);
+    }
+
+    /**
+     * What blocks moving CosId's counters: one written lately, a key sealed lower on the target.
+     */
+    private static void checkCounters(
+            Store target,
+            List<CosIdZooKeeperLayout.Counter> counters,
+            Instant quietSince,
+            Instant now,
+            List<String> blockers) {
         for (CosIdZooKeeperLayout.Counter c : counters) {
             if (c.modified().isAfter(quietSince)) {
                 blockers.add(
@@ -97,141 +123,102 @@ final class CosIdMigration {
                                 + c.value());
             }
         }
-        for (CosIdZooKeeperLayout.MachineNamespace ns : namespaces) {
-            for (CosIdZooKeeperLayout.MachineNode n : ns.nodes()) {
-                if (n.modified().isAfter(quietSince)) {
-                    blockers.add(
-                            n.path()
-                                    + " was written "
-                                    + Times.relative(n.modified(), now)
-                                    + ": a CosId instance may still be guarding machine id "
-                                    + n.machineId()
-                                    + "; stop CosId's instances and run again after "
-                                    + StoreConfig.formatDuration(settings.quietFor()));
-                }
-            }
-            if (ns.maxMachineId() >= limit) {
-                blockers.add(
-                        "namespace "
-                                + ns.name()
-                                + " has machine id "
-                                + ns.maxMachineId()
-                                + ", beyond --machine-bit "
-                                + settings.machineBit()
-                                + " ("
-                                + limit
-                                + " slots)");
-            }
-            Optional<Namespace> existing = target.slots().namespace(ns.name());
-            if (existing.isPresent() && !existing.get().tolerance().equals(settings.tolerance())) {
-                blockers.add(
-                        "namespace "
-                                + ns.name()
-                                + " has tolerance "
-                                + StoreConfig.formatDuration(existing.get().tolerance())
-                                + " on the target, not --tolerance "
-                                + StoreConfig.formatDuration(settings.tolerance()));
-            }
-            if (existing.isPresent() && existing.get().limit() > limit) {
-                blockers.add(
-                        "namespace "
-                                + ns.name()
-                                + " has "
-                                + existing.get().limit()
-                                + " slots on the target, more than --machine-bit "
-                                + settings.machineBit()
-                                + " gives");
-            }
-        }
-        if (!blockers.isEmpty() && !dryRun) {
-            throw new ExitCodes.Refused(
-                    ExitCodes.REFUSED,
-                    "refused: " + String.join("; ", blockers) + ". Nothing was written.");
-        }
+    }
 
-        // 2. counters: the range key of the same name, advanced to the counter's value
-        int changes = 0;
-        List<String> problems = new ArrayList<>();
-        List<Migration.KeyStep> keySteps = new ArrayList<>();
-        for (CosIdZooKeeperLayout.Counter c : counters) {
-            Long before = target.ranges().peek(c.key()).map(RangeState::next).orElse(null);
-            long after = before == null ? 0 : before;
-            List<String> actions = new ArrayList<>();
-            if (before == null ? c.value() > 0 : before < c.value()) {
-                actions.add((dryRun ? "would advance" : "advanced") + " target to " + c.value());
-                changes++;
-                after = dryRun ? c.value() : target.ranges().advance(c.key(), c.value());
-            } else {
-                actions.add("nothing to do");
+    /**
+     * What blocks moving a machine-id namespace: a machine node written lately, a machine id the
+     * namespace cannot hold, the namespace on the target with another tolerance or more slots.
+     */
+    private static void checkNamespace(
+            Store target,
+            CosIdZooKeeperLayout.MachineNamespace ns,
+            Settings settings,
+            Instant quietSince,
+            Instant now,
+            List<String> blockers) {
+        int limit = 1 << settings.machineBit();
+        for (CosIdZooKeeperLayout.MachineNode n : ns.nodes()) {
+            if (n.modified().isAfter(quietSince)) {
+                blockers.add(
+                        n.path()
+                                + " was written "
+                                + Times.relative(n.modified(), now)
+                                + ": a CosId instance may still be guarding machine id "
+                                + n.machineId()
+                                + "; stop CosId's instances and run again after "
+                                + StoreConfig.formatDuration(settings.quietFor()));
             }
-            if (!dryRun) {
-                long now2 = target.ranges().peek(c.key()).map(RangeState::next).orElse(0L);
-                if (now2 < c.value()) {
-                    problems.add(
-                            "range key "
-                                    + c.key()
-                                    + " is at "
-                                    + now2
-                                    + " on the target, below "
-                                    + c.value());
-                }
-            }
-            keySteps.add(new Migration.KeyStep(c.key(), c.value(), before, after, actions));
         }
+        if (ns.maxMachineId() >= limit) {
+            blockers.add(
+                    "namespace "
+                            + ns.name()
+                            + " has machine id "
+                            + ns.maxMachineId()
+                            + ", beyond --machine-bit "
+                            + settings.machineBit()
+                            + " ("
+                            + limit
+                            + " slots)");
+        }
+        Optional<Namespace> existing = target.slots().namespace(ns.name());
+        if (existing.isPresent() && !existing.get().tolerance().equals(settings.tolerance())) {
+            blockers.add(
+                    "namespace "
+                            + ns.name()
+                            + " has tolerance "
+                            + StoreConfig.formatDuration(existing.get().tolerance())
+                            + " on the target, not --tolerance "
+                            + StoreConfig.formatDuration(settings.tolerance()));
+        }
+        if (existing.isPresent() && existing.get().limit() > limit) {
+            blockers.add(
+                    "namespace "
+                            + ns.name()
+                            + " has "
+                            + existing.get().limit()
+                            + " slots on the target, more than --machine-bit "
+                            + settings.machineBit()
+                            + " gives");
+        }
+    }
 
-        // 3. machine-id namespaces: define, then raise each used slot's next floor
-        List<String> nsActions = new ArrayList<>();
-        List<Migration.SlotStep> slotSteps = new ArrayList<>();
-        for (CosIdZooKeeperLayout.MachineNamespace ns : namespaces) {
-            Optional<Namespace> existing = target.slots().namespace(ns.name());
-            changes +=
-                    Migration.defineOnTarget(
-                            target,
-                            existing,
-                            ns.name(),
-                            limit,
-                            settings.tolerance(),
-                            dryRun,
-                            nsActions);
-            // the latest timestamp any CosId instance of this namespace may have stamped
-            Instant needed = ns.lastSign().plus(settings.guardDelay()).plus(settings.tolerance());
-            // past every millisecond up to now (a store takes whole milliseconds only)
-            Instant afterNow = now.truncatedTo(ChronoUnit.MILLIS).plusMillis(1);
-            Instant firstRun =
-                    CosIdZooKeeperLayout.max(needed, afterNow.plus(settings.tolerance()));
-            Map<Integer, SlotView> targetSlots =
-                    Migration.slotsOnTarget(target, existing, ns.name());
-            for (int slot = 0; slot <= ns.maxMachineId(); slot++) {
-                SlotView before = targetSlots.get(slot);
-                long fence = before == null ? 0 : before.fence();
-                Instant floorBefore = before == null ? Instant.EPOCH : before.nextFloor();
-                List<String> actions = new ArrayList<>();
-                Instant floor = floorBefore;
-                if (floorBefore.isBefore(needed)) {
-                    floor = firstRun;
-                    actions.add((dryRun ? "would raise" : "raised") + " next floor to " + floor);
-                    changes++;
-                    if (!dryRun) {
-                        SlotView after = target.slots().advance(ns.name(), slot, fence, firstRun);
-                        if (after.nextFloor().isBefore(needed)) {
-                            problems.add(
-                                    ns.name()
-                                            + " slot "
-                                            + slot
-                                            + " has next floor "
-                                            + after.nextFloor()
-                                            + " on the target after advance");
-                        }
-                    }
-                } else {
-                    actions.add("nothing to do");
-                }
-                slotSteps.add(
-                        new Migration.SlotStep(
-                                ns.name(), slot, fence, floor, fence, floorBefore, actions));
-            }
+    /**
+     * Defines a machine-id namespace on the target and raises the next floor of every slot up to
+     * its highest machine id past the latest timestamp any CosId instance may have stamped.
+     */
+    private static void moveNamespace(
+            TargetSteps steps,
+            CosIdZooKeeperLayout.MachineNamespace ns,
+            Settings settings,
+            int limit,
+            Instant now) {
+        Map<Integer, SlotView> targetSlots =
+                steps.defineNamespace(ns.name(), limit, settings.tolerance());
+        // the latest timestamp any CosId instance of this namespace may have stamped
+        Instant needed = ns.lastSign().plus(settings.guardDelay()).plus(settings.tolerance());
+        // past every millisecond up to now (a store takes whole milliseconds only)
+        Instant afterNow = now.truncatedTo(ChronoUnit.MILLIS).plusMillis(1);
+        Instant firstRun = CosIdZooKeeperLayout.max(needed, afterNow.plus(settings.tolerance()));
+        for (int slot = 0; slot <= ns.maxMachineId(); slot++) {
+            SlotView before = targetSlots.get(slot);
+            long fence = before == null ? 0 : before.fence();
+            Instant floorBefore = before == null ? Instant.EPOCH : before.nextFloor();
+            TargetSteps.SlotAdvanced done =
+                    steps.advanceSlot(
+                            new TargetSteps.SlotWanted(
+                                    ns.name(),
+                                    slot,
+                                    fence,
+                                    needed,
+                                    firstRun,
+                                    steps.said("raised", "raise") + " next floor to " + firstRun),
+                            fence,
+                            floorBefore);
+            Instant floor = done.wrote() ? firstRun : floorBefore;
+            steps.slotStep(
+                    new Migration.SlotStep(
+                            ns.name(), slot, fence, floor, fence, floorBefore, done.actions()));
         }
-        return new Migration.Report(
-                dryRun, keySteps, nsActions, slotSteps, changes, problems, blockers);
     }
 }

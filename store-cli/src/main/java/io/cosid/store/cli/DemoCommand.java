@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -83,8 +84,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress lines, only the summary.")
     boolean quiet;
 
-    @Option(names = "--json", description = "The summary as one JSON document.")
-    boolean json;
+    @Mixin JsonOption output;
 
     @Spec CommandSpec spec;
 
@@ -322,7 +322,7 @@ final class DemoCommand implements Callable<Integer> {
                     backInPlace++;
                 }
             }
-            new DemoSummary(instances, leaseTtl, json)
+            new DemoSummary(instances, leaseTtl, output.json)
                     .print(
                             out,
                             admin,
@@ -381,7 +381,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private void progress(PrintWriter out, String line) {
-        if (!quiet && !json) {
+        if (!quiet && !output.json) {
             out.println(line);
             out.flush();
         }

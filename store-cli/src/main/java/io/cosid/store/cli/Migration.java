@@ -6,7 +6,6 @@ import io.cosid.store.RangeState;
 import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -106,9 +105,27 @@ final class Migration {
             Collection<String> namespaces,
             boolean dryRun) {
         // 1. everything that could refuse, before any write
+        List<String> blockers = new ArrayList<>();
+        Map<String, NamespaceSnapshot> snapshots =
+                checkNamespaces(source, target, namespaces, blockers);
+        Map<String, Optional<RangeState>> sources = checkKeys(source, target, keys, blockers);
+        TargetSteps.refuseIfBlocked(blockers, dryRun);
+        TargetSteps steps = new TargetSteps(target, dryRun);
+        // 2. ranges: seal on the source, advance the target past it
+        sources.forEach((key, src) -> moveKey(source, steps, key, src));
+        // 3. namespaces: define on the target, carry each slot's fence and next floor
+        snapshots.values().forEach(snapshot -> moveNamespace(steps, snapshot));
+        return steps.report(blockers);
+    }
+
+    /**
+     * The source's namespaces; what blocks moving them: leases still held on the source, a
+     * namespace with another tolerance on the target.
+     */
+    private static Map<String, NamespaceSnapshot> checkNamespaces(
+            Store source, Store target, Collection<String> namespaces, List<String> blockers) {
         Map<String, NamespaceSnapshot> snapshots = new LinkedHashMap<>();
         List<String> held = new ArrayList<>();
-        List<String> blockers = new ArrayList<>();
         for (String ns : namespaces) {
             NamespaceSnapshot snapshot = source.slots().inspect(ns);
             snapshots.put(ns, snapshot);
@@ -144,6 +161,12 @@ final class Migration {
                             + " and run again. Held: "
                             + String.join("; ", held));
         }
+        return snapshots;
+    }
+
+    /** The source's range keys; what blocks moving them: a key sealed lower on the target. */
+    private static Map<String, Optional<RangeState>> checkKeys(
+            Store source, Store target, Collection<String> keys, List<String> blockers) {
         Map<String, Optional<RangeState>> sources = new LinkedHashMap<>();
         for (String key : keys) {
             Optional<RangeState> src = source.ranges().peek(key);
@@ -160,165 +183,71 @@ final class Migration {
             }
             sources.put(key, src);
         }
-        if (!blockers.isEmpty() && !dryRun) {
-            throw new ExitCodes.Refused(
-                    ExitCodes.REFUSED,
-                    "refused: " + String.join("; ", blockers) + ". Nothing was written.");
-        }
-
-        // 2. ranges: seal on the source, advance the target past it
-        int changes = 0;
-        List<String> problems = new ArrayList<>();
-        List<KeyStep> keySteps = new ArrayList<>();
-        for (Map.Entry<String, Optional<RangeState>> e : sources.entrySet()) {
-            String key = e.getKey();
-            Optional<RangeState> src = e.getValue();
-            Long targetBefore = target.ranges().peek(key).map(RangeState::next).orElse(null);
-            List<String> actions = new ArrayList<>();
-            long finalNext = src.map(RangeState::next).orElse(0L);
-            if (!src.map(RangeState::sealed).orElse(false)) {
-                actions.add((dryRun ? "would seal" : "sealed") + " source at " + finalNext);
-                changes++;
-                if (!dryRun) {
-                    finalNext = source.ranges().seal(key);
-                }
-            }
-            long targetAfter = targetBefore == null ? 0 : targetBefore;
-            if (targetBefore == null ? finalNext > 0 : targetBefore < finalNext) {
-                actions.add((dryRun ? "would advance" : "advanced") + " target to " + finalNext);
-                changes++;
-                targetAfter = dryRun ? finalNext : target.ranges().advance(key, finalNext);
-            }
-            if (actions.isEmpty()) {
-                actions.add("nothing to do");
-            }
-            if (!dryRun) {
-                verifyKey(source, target, key, finalNext, problems);
-            }
-            keySteps.add(new KeyStep(key, finalNext, targetBefore, targetAfter, actions));
-        }
-
-        // 3. namespaces: define on the target, carry each slot's fence and next floor
-        List<String> nsActions = new ArrayList<>();
-        List<SlotStep> slotSteps = new ArrayList<>();
-        for (NamespaceSnapshot snapshot : snapshots.values()) {
-            Namespace ns = snapshot.namespace();
-            Optional<Namespace> existing = target.slots().namespace(ns.name());
-            int limit = Math.max(ns.limit(), existing.map(Namespace::limit).orElse(0));
-            changes +=
-                    defineOnTarget(
-                            target, existing, ns.name(), limit, ns.tolerance(), dryRun, nsActions);
-            Map<Integer, SlotView> targetSlots = slotsOnTarget(target, existing, ns.name());
-            for (SlotView v : snapshot.slots()) {
-                SlotView before = targetSlots.get(v.slot());
-                long fenceBefore = before == null ? 0 : before.fence();
-                Instant floorBefore = before == null ? Instant.EPOCH : before.nextFloor();
-                List<String> actions = new ArrayList<>();
-                if (fenceBefore < v.fence() || floorBefore.isBefore(v.nextFloor())) {
-                    actions.add(
-                            (dryRun ? "would advance" : "advanced")
-                                    + " target to fence "
-                                    + v.fence()
-                                    + ", next floor "
-                                    + v.nextFloor());
-                    changes++;
-                    if (!dryRun) {
-                        SlotView after =
-                                target.slots()
-                                        .advance(ns.name(), v.slot(), v.fence(), v.nextFloor());
-                        if (after.fence() < v.fence()
-                                || after.nextFloor().isBefore(v.nextFloor())) {
-                            problems.add(
-                                    ns.name()
-                                            + " slot "
-                                            + v.slot()
-                                            + " is at fence "
-                                            + after.fence()
-                                            + ", next floor "
-                                            + after.nextFloor()
-                                            + " on the target after advance");
-                        }
-                    }
-                } else {
-                    actions.add("nothing to do");
-                }
-                slotSteps.add(
-                        new SlotStep(
-                                ns.name(),
-                                v.slot(),
-                                v.fence(),
-                                v.nextFloor(),
-                                fenceBefore,
-                                floorBefore,
-                                actions));
-            }
-        }
-        return new Report(dryRun, keySteps, nsActions, slotSteps, changes, problems, blockers);
+        return sources;
     }
 
-    /**
-     * Defines (or raises) a namespace on the target unless it is there with {@code limit} slots or
-     * more; says so in {@code actions}.
-     *
-     * @return the number of changes made (or, with dry run, that would be): 0 or 1
-     */
-    static int defineOnTarget(
-            Store target,
-            Optional<Namespace> existing,
-            String name,
-            int limit,
-            Duration tolerance,
-            boolean dryRun,
-            List<String> actions) {
-        if (existing.isPresent() && existing.get().limit() >= limit) {
-            actions.add(name + " already defined on the target");
-            return 0;
+    /** Seals a key on the source (unless it is sealed) and raises the target past it. */
+    private static void moveKey(
+            Store source, TargetSteps steps, String key, Optional<RangeState> src) {
+        List<String> actions = new ArrayList<>();
+        long finalNext = src.map(RangeState::next).orElse(0L);
+        if (!src.map(RangeState::sealed).orElse(false)) {
+            actions.add(steps.said("sealed", "seal") + " source at " + finalNext);
+            steps.countChange();
+            if (!steps.dryRun()) {
+                finalNext = source.ranges().seal(key);
+            }
         }
-        actions.add(
-                (dryRun ? "would define " : "defined ")
-                        + name
-                        + " (limit "
-                        + limit
-                        + ", tolerance "
-                        + StoreConfig.formatDuration(tolerance)
-                        + ") on the target");
-        if (!dryRun) {
-            target.slots().define(name, limit, tolerance);
+        if (!steps.dryRun()) {
+            RangeState sealed = source.ranges().peek(key).orElse(null);
+            if (sealed == null || !sealed.sealed() || sealed.next() != finalNext) {
+                steps.problem(
+                        "range key "
+                                + key
+                                + " is not sealed at "
+                                + finalNext
+                                + " on the source: "
+                                + sealed);
+            }
         }
-        return 1;
+        steps.advanceKey(key, finalNext, actions);
     }
 
-    /** The target's slots of a namespace by number; none if it was not defined before the run. */
-    static Map<Integer, SlotView> slotsOnTarget(
-            Store target, Optional<Namespace> existing, String name) {
-        Map<Integer, SlotView> slots = new LinkedHashMap<>();
-        if (existing.isPresent()) {
-            target.slots().inspect(name).slots().forEach(v -> slots.put(v.slot(), v));
-        }
-        return slots;
-    }
-
-    private static void verifyKey(
-            Store source, Store target, String key, long finalNext, List<String> problems) {
-        RangeState src = source.ranges().peek(key).orElse(null);
-        if (src == null || !src.sealed() || src.next() != finalNext) {
-            problems.add(
-                    "range key "
-                            + key
-                            + " is not sealed at "
-                            + finalNext
-                            + " on the source: "
-                            + src);
-        }
-        long targetNext = target.ranges().peek(key).map(RangeState::next).orElse(0L);
-        if (targetNext < finalNext) {
-            problems.add(
-                    "range key "
-                            + key
-                            + " is at "
-                            + targetNext
-                            + " on the target, below "
-                            + finalNext);
+    /** Defines a namespace on the target and carries each slot's fence and next floor. */
+    private static void moveNamespace(TargetSteps steps, NamespaceSnapshot snapshot) {
+        Namespace ns = snapshot.namespace();
+        Map<Integer, SlotView> targetSlots =
+                steps.defineNamespace(ns.name(), ns.limit(), ns.tolerance());
+        for (SlotView v : snapshot.slots()) {
+            SlotView before = targetSlots.get(v.slot());
+            long fenceBefore = before == null ? 0 : before.fence();
+            Instant floorBefore = before == null ? Instant.EPOCH : before.nextFloor();
+            String says =
+                    steps.said("advanced", "advance")
+                            + " target to fence "
+                            + v.fence()
+                            + ", next floor "
+                            + v.nextFloor();
+            TargetSteps.SlotAdvanced done =
+                    steps.advanceSlot(
+                            new TargetSteps.SlotWanted(
+                                    ns.name(),
+                                    v.slot(),
+                                    v.fence(),
+                                    v.nextFloor(),
+                                    v.nextFloor(),
+                                    says),
+                            fenceBefore,
+                            floorBefore);
+            steps.slotStep(
+                    new SlotStep(
+                            ns.name(),
+                            v.slot(),
+                            v.fence(),
+                            v.nextFloor(),
+                            fenceBefore,
+                            floorBefore,
+                            done.actions()));
         }
     }
 }
