@@ -93,20 +93,7 @@ final class DemoCommand implements Callable<Integer> {
         Duration runFor = StoreSelection.duration("--duration", duration);
         Duration leaseTtl = StoreSelection.duration("--ttl", ttl);
         Duration skew = StoreConfig.parseDuration("--tolerance", tolerance);
-        if (instances < 2 || instances > 1024 || Integer.bitCount(instances) != 1) {
-            throw new IllegalArgumentException(
-                    "--instances must be a power of two from 2 to 1024 (CosId's machine ids are"
-                            + " 2^machineBit slots), got "
-                            + instances);
-        }
-        if (runFor.compareTo(leaseTtl.multipliedBy(6)) < 0) {
-            throw new IllegalArgumentException(
-                    "--duration "
-                            + duration
-                            + " must be at least 6 x --ttl ("
-                            + ttl
-                            + "): crashed instances' leases must expire and be taken over mid-run");
-        }
+        checkArguments(runFor, leaseTtl);
         PrintWriter out = spec.commandLine().getOut();
         String root = "/cosid-demo-" + UUID.randomUUID().toString().substring(0, 8);
         EmbeddedZooKeeper embedded = null;
@@ -118,16 +105,7 @@ final class DemoCommand implements Callable<Integer> {
                 embedded = EmbeddedZooKeeper.start();
                 connectString = embedded.connectString();
             }
-            StoreConfig config =
-                    StoreConfig.of("demo", "zookeeper")
-                            .withTimeout(Duration.ofSeconds(5))
-                            .withOption("connectString", connectString)
-                            .withOption("root", root)
-                            .withOption("sessionTimeout", "10s")
-                            .withOption(
-                                    "blockUntilConnectedWait",
-                                    StoreConfig.formatDuration(
-                                            StoreSelection.connectWait(connectWait, null)));
+            StoreConfig config = demoConfig(connectString, root);
             rootToRemove = connect == null || keep ? null : config;
             // The hook before the first line: whoever reads that line may stop us at once.
             cleanup = cleanupOnInterrupt(embedded, rootToRemove);
@@ -169,6 +147,35 @@ final class DemoCommand implements Callable<Integer> {
                 embedded.close();
             }
         }
+    }
+
+    private void checkArguments(Duration runFor, Duration leaseTtl) {
+        if (instances < 2 || instances > 1024 || Integer.bitCount(instances) != 1) {
+            throw new IllegalArgumentException(
+                    "--instances must be a power of two from 2 to 1024 (CosId's machine ids are"
+                            + " 2^machineBit slots), got "
+                            + instances);
+        }
+        if (runFor.compareTo(leaseTtl.multipliedBy(6)) < 0) {
+            throw new IllegalArgumentException(
+                    "--duration "
+                            + duration
+                            + " must be at least 6 x --ttl ("
+                            + ttl
+                            + "): crashed instances' leases must expire and be taken over mid-run");
+        }
+    }
+
+    /** The demo's store: its own root, a short session so that crashed instances expire soon. */
+    private StoreConfig demoConfig(String connectString, String root) {
+        return StoreConfig.of("demo", "zookeeper")
+                .withTimeout(Duration.ofSeconds(5))
+                .withOption("connectString", connectString)
+                .withOption("root", root)
+                .withOption("sessionTimeout", "10s")
+                .withOption(
+                        "blockUntilConnectedWait",
+                        StoreConfig.formatDuration(StoreSelection.connectWait(connectWait, null)));
     }
 
     /**
@@ -245,22 +252,7 @@ final class DemoCommand implements Callable<Integer> {
             admin.slots().define(DemoFleet.NAMESPACE, instances, skew);
             long start = System.nanoTime();
             int crashes = Math.max(1, instances / 4);
-            progress(
-                    out,
-                    "fleet of "
-                            + instances
-                            + " instances on "
-                            + connectString
-                            + " root "
-                            + root
-                            + "; namespace "
-                            + DemoFleet.NAMESPACE
-                            + " with "
-                            + instances
-                            + " slots, ttl "
-                            + ttl
-                            + "; IDs from CosId's MillisecondSnowflakeId (behind"
-                            + " LeaseBoundSnowflakeId) and SegmentChainId");
+            announce(out, connectString, root);
             List<DemoFleet.Instance> running = new ArrayList<>();
             for (int i = 0; i < instances; i++) {
                 running.add(fleet.start("instance-" + i));
@@ -269,39 +261,11 @@ final class DemoCommand implements Callable<Integer> {
 
             List<DemoFleet.Instance> crashed =
                     new ArrayList<>(running.subList(instances - crashes, instances));
-            List<Integer> crashedSlots = new ArrayList<>();
-            for (DemoFleet.Instance i : crashed) {
-                crashedSlots.add(i.slot());
-                i.crash();
-                running.remove(i);
-            }
-            progress(
-                    out,
-                    "crashed "
-                            + crashes
-                            + " instance(s) without release: "
-                            + names(crashed)
-                            + " on slots "
-                            + crashedSlots
-                            + "; starting "
-                            + crashes
-                            + " replacement(s), which take the slots once they expire");
-            List<DemoFleet.Instance> replacements = new ArrayList<>();
-            for (int i = 0; i < crashes; i++) {
-                replacements.add(fleet.start("replacement-" + i));
-            }
+            List<Integer> crashedSlots = crash(crashed, running);
+            List<DemoFleet.Instance> replacements = replace(fleet, crashed, crashedSlots, out);
             waitUntil(start, runFor.multipliedBy(65).dividedBy(100), fleet, out);
 
-            progress(
-                    out,
-                    "stopping the replacements (release), restarting "
-                            + names(crashed)
-                            + ": the owner index gives each its slot back");
-            replacements.forEach(DemoFleet.Instance::stop);
-            List<DemoFleet.Instance> restarted = new ArrayList<>();
-            for (DemoFleet.Instance i : crashed) {
-                restarted.add(fleet.start(i.owner));
-            }
+            List<DemoFleet.Instance> restarted = restart(fleet, crashed, replacements, out);
             running.addAll(restarted);
             waitUntil(start, runFor, fleet, out);
             List<Integer> restartedSlots =
@@ -310,17 +274,10 @@ final class DemoCommand implements Callable<Integer> {
             progress(out, "stopped: " + counts(start, fleet));
 
             DemoReport report = new DemoReport(fleet.events);
-            long snowDuplicates = LongLog.duplicates(fleet.snowflakes);
-            long segmentDuplicates = 0;
-            for (List<LongLog> perKey : fleet.segments) {
-                segmentDuplicates += LongLog.duplicates(perKey);
-            }
-            long duplicates = snowDuplicates + segmentDuplicates;
+            long duplicates = duplicates(fleet);
             int backInPlace = 0;
             for (int i = 0; i < crashedSlots.size(); i++) {
-                if (crashedSlots.get(i).equals(restartedSlots.get(i))) {
-                    backInPlace++;
-                }
+                backInPlace += crashedSlots.get(i).equals(restartedSlots.get(i)) ? 1 : 0;
             }
             new DemoSummary(instances, leaseTtl, output.json)
                     .print(
@@ -333,30 +290,118 @@ final class DemoCommand implements Callable<Integer> {
                             restartedSlots,
                             backInPlace,
                             duplicates);
-            if (duplicates > 0 || !report.overlaps.isEmpty()) {
-                throw new ExitCodes.Refused(
-                        ExitCodes.INVARIANT_BROKEN,
-                        "demo check failed: "
-                                + duplicates
-                                + " duplicate IDs, "
-                                + report.overlaps.size()
-                                + " window overlaps");
-            }
-            if (!fleet.errors().isEmpty()) {
-                throw new ExitCodes.Refused(
-                        ExitCodes.FAILED,
-                        "the store failed (0 duplicates, 0 overlaps): "
-                                + String.join("; ", fleet.errors()));
-            }
-            if (!fleet.timeouts().isEmpty()) {
-                throw new ExitCodes.Refused(
-                        ExitCodes.FAILED,
-                        fleet.timeouts().size()
-                                + " store operation(s) timed out (0 duplicates, 0 overlaps; the"
-                                + " instances went on): "
-                                + fleet.timeouts().get(0));
-            }
+            verdict(report, duplicates, fleet);
             return ExitCodes.OK;
+        }
+    }
+
+    private void announce(PrintWriter out, String connectString, String root) {
+        progress(
+                out,
+                "fleet of "
+                        + instances
+                        + " instances on "
+                        + connectString
+                        + " root "
+                        + root
+                        + "; namespace "
+                        + DemoFleet.NAMESPACE
+                        + " with "
+                        + instances
+                        + " slots, ttl "
+                        + ttl
+                        + "; IDs from CosId's MillisecondSnowflakeId (behind"
+                        + " LeaseBoundSnowflakeId) and SegmentChainId");
+    }
+
+    /** Crashes {@code crashed} (no release) and takes them out of {@code running}; their slots. */
+    private static List<Integer> crash(
+            List<DemoFleet.Instance> crashed, List<DemoFleet.Instance> running) {
+        List<Integer> crashedSlots = new ArrayList<>();
+        for (DemoFleet.Instance i : crashed) {
+            crashedSlots.add(i.slot());
+            i.crash();
+            running.remove(i);
+        }
+        return crashedSlots;
+    }
+
+    /** Starts one replacement per crashed instance; they take the slots once those expire. */
+    private List<DemoFleet.Instance> replace(
+            DemoFleet fleet,
+            List<DemoFleet.Instance> crashed,
+            List<Integer> crashedSlots,
+            PrintWriter out) {
+        progress(
+                out,
+                "crashed "
+                        + crashed.size()
+                        + " instance(s) without release: "
+                        + names(crashed)
+                        + " on slots "
+                        + crashedSlots
+                        + "; starting "
+                        + crashed.size()
+                        + " replacement(s), which take the slots once they expire");
+        List<DemoFleet.Instance> replacements = new ArrayList<>();
+        for (int i = 0; i < crashed.size(); i++) {
+            replacements.add(fleet.start("replacement-" + i));
+        }
+        return replacements;
+    }
+
+    /** Stops the replacements (release) and restarts the crashed instances by their names. */
+    private List<DemoFleet.Instance> restart(
+            DemoFleet fleet,
+            List<DemoFleet.Instance> crashed,
+            List<DemoFleet.Instance> replacements,
+            PrintWriter out) {
+        progress(
+                out,
+                "stopping the replacements (release), restarting "
+                        + names(crashed)
+                        + ": the owner index gives each its slot back");
+        replacements.forEach(DemoFleet.Instance::stop);
+        List<DemoFleet.Instance> restarted = new ArrayList<>();
+        for (DemoFleet.Instance i : crashed) {
+            restarted.add(fleet.start(i.owner));
+        }
+        return restarted;
+    }
+
+    /** Duplicate IDs over every ID the fleet generated. */
+    private static long duplicates(DemoFleet fleet) {
+        long duplicates = LongLog.duplicates(fleet.snowflakes);
+        for (List<LongLog> perKey : fleet.segments) {
+            duplicates += LongLog.duplicates(perKey);
+        }
+        return duplicates;
+    }
+
+    /** The demo's exit: a broken invariant first, then a store failure, then a timeout. */
+    private static void verdict(DemoReport report, long duplicates, DemoFleet fleet) {
+        if (duplicates > 0 || !report.overlaps.isEmpty()) {
+            throw new ExitCodes.Refused(
+                    ExitCodes.INVARIANT_BROKEN,
+                    "demo check failed: "
+                            + duplicates
+                            + " duplicate IDs, "
+                            + report.overlaps.size()
+                            + " window overlaps");
+        }
+        if (!fleet.errors().isEmpty()) {
+            throw new ExitCodes.Refused(
+                    ExitCodes.FAILED,
+                    "the store failed (0 duplicates, 0 overlaps): "
+                            + String.join("; ", fleet.errors()));
+        }
+        if (!fleet.timeouts().isEmpty()) {
+            throw new ExitCodes.Refused(
+                    ExitCodes.FAILED,
+                    fleet.timeouts().size()
+                            + " store operation(s) timed out (0 duplicates, 0 overlaps; the"
+                            + " instances went on): "
+                            + fleet.timeouts().get(0));
         }
     }
 

@@ -86,56 +86,56 @@ final class DemoReport {
         byFence.values()
                 .forEach(t -> bySlot.computeIfAbsent(t.slot, s -> new ArrayList<>()).add(t));
         for (List<Term> slotTerms : bySlot.values()) {
-            slotTerms.sort((a, b) -> Long.compare(a.fence, b.fence));
+            slotTerms.sort((x, y) -> Long.compare(x.fence, y.fence));
             terms += slotTerms.size();
-            Instant end = Instant.MIN;
-            Term previous = null;
-            for (Term t : slotTerms) {
-                if (previous != null) {
-                    if (t.fence <= previous.fence) {
-                        overlaps.add(
-                                "slot "
-                                        + t.slot
-                                        + ": fence "
-                                        + t.fence
-                                        + " after "
-                                        + previous.fence);
-                    }
-                    if (t.floor.isBefore(end)) {
-                        overlaps.add(
-                                "slot "
-                                        + t.slot
-                                        + ": fence "
-                                        + t.fence
-                                        + " window starts at "
-                                        + t.floor
-                                        + ", before an earlier window ends at "
-                                        + end);
-                    }
-                    if (!previous.ended.equals("released") && !previous.owner.equals(t.owner)) {
-                        takeovers.add(
-                                "slot "
-                                        + t.slot
-                                        + ": "
-                                        + previous.owner
-                                        + " (fence "
-                                        + previous.fence
-                                        + ", ceiling "
-                                        + previous.ceiling
-                                        + ", "
-                                        + previous.ended
-                                        + ") -> "
-                                        + t.owner
-                                        + " (fence "
-                                        + t.fence
-                                        + ", floor "
-                                        + t.floor
-                                        + ")");
-                    }
+            checkSlot(slotTerms);
+        }
+    }
+
+    /** Checks one slot's terms in fence order: fences rise, windows do not overlap, takeovers. */
+    private void checkSlot(List<Term> slotTerms) {
+        Instant end = Instant.MIN;
+        @Nullable Term previous = null;
+        for (Term t : slotTerms) {
+            if (previous != null) {
+                if (t.fence <= previous.fence) {
+                    overlaps.add(
+                            "slot " + t.slot + ": fence " + t.fence + " after " + previous.fence);
                 }
-                end = end.isAfter(t.windowEnd()) ? end : t.windowEnd();
-                previous = t;
+                if (t.floor.isBefore(end)) {
+                    overlaps.add(
+                            "slot "
+                                    + t.slot
+                                    + ": fence "
+                                    + t.fence
+                                    + " window starts at "
+                                    + t.floor
+                                    + ", before an earlier window ends at "
+                                    + end);
+                }
+                if (!previous.ended.equals("released") && !previous.owner.equals(t.owner)) {
+                    takeovers.add(
+                            "slot "
+                                    + t.slot
+                                    + ": "
+                                    + previous.owner
+                                    + " (fence "
+                                    + previous.fence
+                                    + ", ceiling "
+                                    + previous.ceiling
+                                    + ", "
+                                    + previous.ended
+                                    + ") -> "
+                                    + t.owner
+                                    + " (fence "
+                                    + t.fence
+                                    + ", floor "
+                                    + t.floor
+                                    + ")");
+                }
             }
+            end = end.isAfter(t.windowEnd()) ? end : t.windowEnd();
+            previous = t;
         }
     }
 

@@ -48,32 +48,80 @@ final class DemoSummary {
                         ttl,
                         fleet.timeouts().size());
         if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("instances", instances);
-            doc.put("terms", report.terms);
-            doc.put("takeovers", report.takeovers);
-            doc.put("crashedSlots", crashedSlots);
-            doc.put("restartedSlots", restartedSlots);
-            doc.put("restartsGivenTheirSlotBack", backInPlace);
-            doc.put("leasesLost", report.lost);
-            doc.put("whatHappened", why);
-            List<Object> slots = new ArrayList<>();
-            snapshot.slots().forEach(v -> slots.add(Views.slot(v, snapshot.now())));
-            doc.put("slots", slots);
-            List<Object> keys = new ArrayList<>();
-            ranges.forEach((k, s) -> keys.add(Views.range(k, s)));
-            doc.put("ranges", keys);
-            doc.put("rangesAcquired", fleet.rangeCount.get());
-            doc.put("snowflakeIds", fleet.snowflakeCount.get());
-            doc.put("segmentIds", fleet.segmentCount.get());
-            doc.put("idsChecked", ids);
-            doc.put("duplicates", duplicates);
-            doc.put("windowOverlaps", report.overlaps);
-            doc.put("timeouts", fleet.timeouts());
-            doc.put("errors", fleet.errors());
-            out.println(Json.document(doc));
+            printJson(
+                    out,
+                    snapshot,
+                    ranges,
+                    report,
+                    fleet,
+                    crashedSlots,
+                    restartedSlots,
+                    backInPlace,
+                    duplicates,
+                    why);
             return;
         }
+        printSlots(out, snapshot);
+        printTerms(out, report);
+        out.println();
+        out.println(
+                "takeovers after expiry (larger fence, floor >= old ceiling): "
+                        + report.takeovers.size());
+        report.takeovers.forEach(t -> out.println("  " + t));
+        out.println(
+                "restarted instances given their slot back by the owner index: "
+                        + backInPlace
+                        + " of "
+                        + crashed.size()
+                        + " (slots before crash "
+                        + crashedSlots
+                        + ", after restart "
+                        + restartedSlots
+                        + ")");
+        printWhatHappened(out, why);
+        printRangesAndIds(out, ranges, report, fleet, ids, duplicates);
+        out.flush();
+    }
+
+    private void printJson(
+            PrintWriter out,
+            NamespaceSnapshot snapshot,
+            Map<String, RangeState> ranges,
+            DemoReport report,
+            DemoFleet fleet,
+            List<Integer> crashedSlots,
+            List<Integer> restartedSlots,
+            int backInPlace,
+            long duplicates,
+            List<String> why) {
+        long ids = fleet.snowflakeCount.get() + fleet.segmentCount.get();
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("instances", instances);
+        doc.put("terms", report.terms);
+        doc.put("takeovers", report.takeovers);
+        doc.put("crashedSlots", crashedSlots);
+        doc.put("restartedSlots", restartedSlots);
+        doc.put("restartsGivenTheirSlotBack", backInPlace);
+        doc.put("leasesLost", report.lost);
+        doc.put("whatHappened", why);
+        List<Object> slots = new ArrayList<>();
+        snapshot.slots().forEach(v -> slots.add(Views.slot(v, snapshot.now())));
+        doc.put("slots", slots);
+        List<Object> keys = new ArrayList<>();
+        ranges.forEach((k, s) -> keys.add(Views.range(k, s)));
+        doc.put("ranges", keys);
+        doc.put("rangesAcquired", fleet.rangeCount.get());
+        doc.put("snowflakeIds", fleet.snowflakeCount.get());
+        doc.put("segmentIds", fleet.segmentCount.get());
+        doc.put("idsChecked", ids);
+        doc.put("duplicates", duplicates);
+        doc.put("windowOverlaps", report.overlaps);
+        doc.put("timeouts", fleet.timeouts());
+        doc.put("errors", fleet.errors());
+        out.println(Json.document(doc));
+    }
+
+    private static void printSlots(PrintWriter out, NamespaceSnapshot snapshot) {
         out.println();
         out.println("== slots (store now " + snapshot.now() + ") ==");
         Table slots =
@@ -98,6 +146,9 @@ final class DemoSummary {
                     Views.timing(v, snapshot.now()));
         }
         slots.print(out);
+    }
+
+    private static void printTerms(PrintWriter out, DemoReport report) {
         out.println();
         out.println("== terms: " + report.terms + " over " + report.bySlot.size() + " slots ==");
         // a released term's window ends at its release bound, not at its ceiling: showing the
@@ -118,29 +169,15 @@ final class DemoSummary {
                                                         t.windowEnd(),
                                                         t.ended)));
         terms.print(out);
-        out.println();
-        out.println(
-                "takeovers after expiry (larger fence, floor >= old ceiling): "
-                        + report.takeovers.size());
-        report.takeovers.forEach(t -> out.println("  " + t));
-        out.println(
-                "restarted instances given their slot back by the owner index: "
-                        + backInPlace
-                        + " of "
-                        + crashed.size()
-                        + " (slots before crash "
-                        + crashedSlots
-                        + ", after restart "
-                        + restartedSlots
-                        + ")");
-        out.println();
-        out.println("== what happened ==");
-        if (why.isEmpty()) {
-            out.println(
-                    "as planned: every lease renewed in time, every restart got its slot back, no"
-                            + " timeout");
-        }
-        why.forEach(w -> out.println("- " + w));
+    }
+
+    private static void printRangesAndIds(
+            PrintWriter out,
+            Map<String, RangeState> ranges,
+            DemoReport report,
+            DemoFleet fleet,
+            long ids,
+            long duplicates) {
         out.println();
         out.println("== ranges ==");
         Table keys = new Table("KEY", "NEXT");
@@ -157,6 +194,16 @@ final class DemoSummary {
         out.println("timeouts: " + fleet.timeouts().size());
         fleet.timeouts().forEach(e -> out.println("  " + e));
         fleet.errors().forEach(e -> out.println("error: " + e));
-        out.flush();
+    }
+
+    private static void printWhatHappened(PrintWriter out, List<String> why) {
+        out.println();
+        out.println("== what happened ==");
+        if (why.isEmpty()) {
+            out.println(
+                    "as planned: every lease renewed in time, every restart got its slot back, no"
+                            + " timeout");
+        }
+        why.forEach(w -> out.println("- " + w));
     }
 }

@@ -129,18 +129,7 @@ final class Migration {
         for (String ns : namespaces) {
             NamespaceSnapshot snapshot = source.slots().inspect(ns);
             snapshots.put(ns, snapshot);
-            snapshot.held()
-                    .forEach(
-                            v ->
-                                    held.add(
-                                            ns
-                                                    + " slot "
-                                                    + v.slot()
-                                                    + " held by '"
-                                                    + v.ownerKey()
-                                                    + "' (expires "
-                                                    + Times.relative(v.expiresAt(), snapshot.now())
-                                                    + ")"));
+            held.addAll(Views.held(ns, snapshot));
             Optional<Namespace> existing = target.slots().namespace(ns);
             if (existing.isPresent()
                     && !existing.get().tolerance().equals(snapshot.namespace().tolerance())) {

@@ -1,7 +1,6 @@
 package io.cosid.store.cli;
 
 import io.cosid.store.Namespace;
-import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
 import io.cosid.store.StoreConfig;
@@ -57,20 +56,7 @@ final class PurgeCommand implements Callable<Integer> {
             List<String> held = new ArrayList<>();
             List<Namespace> namespaces = store.slots().namespaces();
             for (Namespace ns : namespaces) {
-                NamespaceSnapshot snapshot = store.slots().inspect(ns.name());
-                snapshot.held()
-                        .forEach(
-                                v ->
-                                        held.add(
-                                                ns.name()
-                                                        + " slot "
-                                                        + v.slot()
-                                                        + " held by '"
-                                                        + v.ownerKey()
-                                                        + "' (expires "
-                                                        + Times.relative(
-                                                                v.expiresAt(), snapshot.now())
-                                                        + ")"));
+                held.addAll(Views.held(ns.name(), store.slots().inspect(ns.name())));
             }
             if (!held.isEmpty()) {
                 throw new ExitCodes.Refused(

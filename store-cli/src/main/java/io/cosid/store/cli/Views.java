@@ -1,11 +1,13 @@
 package io.cosid.store.cli;
 
 import io.cosid.store.Namespace;
+import io.cosid.store.NamespaceSnapshot;
 import io.cosid.store.RangeState;
 import io.cosid.store.SlotView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -104,5 +106,21 @@ final class Views {
         m.put("toleranceMillis", ns.tolerance());
         m.put("held", held);
         return m;
+    }
+
+    /** The slots of a namespace held now, one line each: "ns slot 3 held by 'a' (expires ...)". */
+    static List<String> held(String ns, NamespaceSnapshot snapshot) {
+        return snapshot.held().stream()
+                .map(
+                        v ->
+                                ns
+                                        + " slot "
+                                        + v.slot()
+                                        + " held by '"
+                                        + v.ownerKey()
+                                        + "' (expires "
+                                        + Times.relative(v.expiresAt(), snapshot.now())
+                                        + ")")
+                .toList();
     }
 }
