@@ -57,9 +57,19 @@ public abstract class BadInputContract extends StoreContractSupport {
             Class<? extends Throwable> expected,
             String mentions) {}
 
-    @SuppressWarnings("NullAway") // null arguments on purpose: the contract refuses them
     static List<Case> corpus() {
         List<Case> cases = new ArrayList<>();
+        argumentCases(cases);
+        configurationCases(cases);
+        rangeNodeCases(cases);
+        slotNodeCases(cases);
+        bookkeepingCases(cases);
+        return cases;
+    }
+
+    /** Arguments the API refuses, each naming what was wrong. */
+    @SuppressWarnings("NullAway") // null arguments on purpose: the contract refuses them
+    private static void argumentCases(List<Case> cases) {
         for (String key : InvalidArguments.keys()) {
             cases.add(api("range key \"" + key + "\"", s -> s.ranges().acquire(key, 1), "key"));
         }
@@ -97,6 +107,12 @@ public abstract class BadInputContract extends StoreContractSupport {
                             s -> s.slots().define("other", limit, Duration.ZERO),
                             "limit"));
         }
+        slotArgumentCases(cases);
+    }
+
+    /** Slots outside the namespace, negative values and null arguments. */
+    @SuppressWarnings("NullAway") // null arguments on purpose: the contract refuses them
+    private static void slotArgumentCases(List<Case> cases) {
         for (int slot : new int[] {-1, 4, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
             cases.add(
                     api(
@@ -128,6 +144,10 @@ public abstract class BadInputContract extends StoreContractSupport {
                         "floorAtLeast"));
         cases.add(api("renew null", s -> s.slots().renew(null), "lease"));
         cases.add(api("release null", s -> s.slots().release(null), "lease"));
+    }
+
+    /** Store timeouts configuration refuses, naming the full key. */
+    private static void configurationCases(List<Case> cases) {
         for (String timeout : List.of("3", "three seconds", "-1s", "0ms", "2h", "PT", "1.5s")) {
             cases.add(
                     new Case(
@@ -144,6 +164,10 @@ public abstract class BadInputContract extends StoreContractSupport {
                             IllegalArgumentException.class,
                             "cosid.stores.x.timeout"));
         }
+    }
+
+    /** Range nodes whose data is not a counter. */
+    private static void rangeNodeCases(List<Case> cases) {
         for (String garbage :
                 List.of(
                         "abc",
@@ -169,6 +193,10 @@ public abstract class BadInputContract extends StoreContractSupport {
                             s -> s.ranges().acquire("k", 1),
                             "'k'"));
         }
+    }
+
+    /** Slot nodes with a field missing, twice, unknown or out of range. */
+    private static void slotNodeCases(List<Case> cases) {
         List<String> slotGarbage =
                 new ArrayList<>(List.of("", "garbage", "state=held\n", "\u0000\u0001"));
         for (String field :
@@ -210,6 +238,10 @@ public abstract class BadInputContract extends StoreContractSupport {
                             s -> s.slots().acquire(NS, "a", Duration.ofSeconds(1)),
                             NS));
         }
+    }
+
+    /** Namespace nodes and owner indexes that do not parse. */
+    private static void bookkeepingCases(List<Case> cases) {
         for (String garbage :
                 List.of(
                         "",
@@ -243,7 +275,6 @@ public abstract class BadInputContract extends StoreContractSupport {
                             s -> s.slots().acquire(NS, "a", Duration.ofSeconds(1)),
                             "'a'"));
         }
-        return cases;
     }
 
     private static Case api(String name, Consumer<Store> call, String mentions) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosid.store.RangeState;
 import io.cosid.store.SlotLease;
+import io.cosid.store.Store;
 import io.cosid.store.StoreException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,127 +47,121 @@ public abstract class ModelBasedContract extends StoreContractSupport {
             String key = KEYS[random.nextInt(KEYS.length)];
             String owner = OWNERS[random.nextInt(OWNERS.length)];
             String ns = random.nextInt(4) == 0 ? "other" : "main";
-            String expected;
-            String actual;
-            String op;
-            switch (random.nextInt(9)) {
-                case 0, 1 -> {
-                    long size =
-                            random.nextInt(20) == 0 ? Long.MAX_VALUE / 2 : 1 + random.nextInt(50);
-                    op = "acquire(" + key + ", " + size + ")";
-                    expected = model.acquireRange(key, size);
-                    actual =
-                            outcome(
-                                    () -> {
-                                        var r = s.ranges().acquire(key, size);
-                                        return "range " + r.key() + " [" + r.start() + ", "
-                                                + r.end() + ")";
-                                    });
-                }
-                case 2 -> {
-                    long atLeast = random.nextInt(400);
-                    op = "advance(" + key + ", " + atLeast + ")";
-                    expected = model.advanceRange(key, atLeast);
-                    actual = outcome(() -> "next " + s.ranges().advance(key, atLeast));
-                }
-                case 3 -> {
-                    boolean seal = random.nextInt(8) == 0;
-                    op = (seal ? "seal(" : "peek(") + key + ")";
-                    expected = seal ? model.sealRange(key) : model.peekRange(key);
-                    actual =
-                            outcome(
-                                    () ->
-                                            seal
-                                                    ? "sealed at " + s.ranges().seal(key)
-                                                    : peek(s.ranges().peek(key)));
-                }
-                case 4 -> {
-                    int limit = 2 + random.nextInt(4);
-                    op = "define(" + ns + ", " + limit + ")";
-                    expected = model.define(ns, limit);
-                    actual =
-                            outcome(
-                                    () -> {
-                                        var n = s.slots().define(ns, limit, TOLERANCE);
-                                        return "namespace " + n.name() + " limit " + n.limit();
-                                    });
-                }
-                case 5, 6 -> {
-                    OptionalInt preferred =
-                            random.nextBoolean()
-                                    ? OptionalInt.of(random.nextInt(5))
-                                    : OptionalInt.empty();
-                    op = "acquire(" + ns + ", " + owner + ", preferred " + preferred + ")";
-                    expected = model.acquireSlot(ns, owner, preferred);
-                    actual =
-                            outcome(
-                                    () -> {
-                                        SlotLease l =
-                                                preferred.isPresent()
-                                                        ? s.slots()
-                                                                .acquire(
-                                                                        ns,
-                                                                        owner,
-                                                                        TTL,
-                                                                        preferred.getAsInt())
-                                                        : s.slots().acquire(ns, owner, TTL);
-                                        leases.add(l);
-                                        return ReferenceModel.lease(
-                                                l.slot(), l.ownerKey(), l.fence(), l.incarnation());
-                                    });
-                }
-                case 7 -> {
-                    if (leases.isEmpty()) {
-                        continue;
-                    }
-                    SlotLease l = leases.get(random.nextInt(leases.size()));
-                    op =
-                            "renew("
-                                    + l.namespace()
-                                    + " slot "
-                                    + l.slot()
-                                    + " fence "
-                                    + l.fence()
-                                    + ")";
-                    expected =
-                            model.renew(
-                                    l.namespace(),
-                                    l.slot(),
-                                    l.ownerKey(),
-                                    l.fence(),
-                                    l.incarnation());
-                    actual =
-                            outcome(
-                                    () -> {
-                                        SlotLease r = s.slots().renew(l);
-                                        return ReferenceModel.lease(
-                                                r.slot(), r.ownerKey(), r.fence(), r.incarnation());
-                                    });
-                }
-                default -> {
-                    if (leases.isEmpty()) {
-                        continue;
-                    }
-                    SlotLease l = leases.get(random.nextInt(leases.size()));
-                    op =
-                            "release("
-                                    + l.namespace()
-                                    + " slot "
-                                    + l.slot()
-                                    + " fence "
-                                    + l.fence()
-                                    + ")";
-                    expected = model.release(l.namespace(), l.slot(), l.ownerKey(), l.fence());
-                    actual =
-                            outcome(
-                                    () -> {
-                                        s.slots().release(l);
-                                        return "released";
-                                    });
-                }
+            Step done =
+                    switch (random.nextInt(9)) {
+                        case 0, 1 -> acquireRange(random, model, s, key);
+                        case 2 -> advanceRange(random, model, s, key);
+                        case 3 -> sealOrPeek(random, model, s, key);
+                        case 4 -> define(random, model, s, ns);
+                        case 5, 6 -> acquireSlot(random, model, s, ns, owner, leases);
+                        case 7 -> leases.isEmpty() ? null : renew(random, model, s, leases);
+                        default -> leases.isEmpty() ? null : release(random, model, s, leases);
+                    };
+            if (done != null) {
+                assertThat(done.actual())
+                        .as("seed %d, step %d: %s", seed, step, done.op())
+                        .isEqualTo(done.expected());
             }
-            assertThat(actual).as("seed %d, step %d: %s", seed, step, op).isEqualTo(expected);
         }
+    }
+
+    /** One step: the call, what the reference model says, what the store did. */
+    private record Step(String op, String expected, String actual) {}
+
+    private static Step acquireRange(Random random, ReferenceModel model, Store s, String key) {
+        long size = random.nextInt(20) == 0 ? Long.MAX_VALUE / 2 : 1 + random.nextInt(50);
+        return new Step(
+                "acquire(" + key + ", " + size + ")",
+                model.acquireRange(key, size),
+                outcome(
+                        () -> {
+                            var r = s.ranges().acquire(key, size);
+                            return "range " + r.key() + " [" + r.start() + ", " + r.end() + ")";
+                        }));
+    }
+
+    private static Step advanceRange(Random random, ReferenceModel model, Store s, String key) {
+        long atLeast = random.nextInt(400);
+        return new Step(
+                "advance(" + key + ", " + atLeast + ")",
+                model.advanceRange(key, atLeast),
+                outcome(() -> "next " + s.ranges().advance(key, atLeast)));
+    }
+
+    private static Step sealOrPeek(Random random, ReferenceModel model, Store s, String key) {
+        boolean seal = random.nextInt(8) == 0;
+        return new Step(
+                (seal ? "seal(" : "peek(") + key + ")",
+                seal ? model.sealRange(key) : model.peekRange(key),
+                outcome(
+                        () ->
+                                seal
+                                        ? "sealed at " + s.ranges().seal(key)
+                                        : peek(s.ranges().peek(key))));
+    }
+
+    private static Step define(Random random, ReferenceModel model, Store s, String ns) {
+        int limit = 2 + random.nextInt(4);
+        return new Step(
+                "define(" + ns + ", " + limit + ")",
+                model.define(ns, limit),
+                outcome(
+                        () -> {
+                            var n = s.slots().define(ns, limit, TOLERANCE);
+                            return "namespace " + n.name() + " limit " + n.limit();
+                        }));
+    }
+
+    private static Step acquireSlot(
+            Random random,
+            ReferenceModel model,
+            Store s,
+            String ns,
+            String owner,
+            List<SlotLease> leases) {
+        OptionalInt preferred =
+                random.nextBoolean() ? OptionalInt.of(random.nextInt(5)) : OptionalInt.empty();
+        return new Step(
+                "acquire(" + ns + ", " + owner + ", preferred " + preferred + ")",
+                model.acquireSlot(ns, owner, preferred),
+                outcome(
+                        () -> {
+                            SlotLease l =
+                                    preferred.isPresent()
+                                            ? s.slots()
+                                                    .acquire(ns, owner, TTL, preferred.getAsInt())
+                                            : s.slots().acquire(ns, owner, TTL);
+                            leases.add(l);
+                            return ReferenceModel.lease(
+                                    l.slot(), l.ownerKey(), l.fence(), l.incarnation());
+                        }));
+    }
+
+    private static Step renew(
+            Random random, ReferenceModel model, Store s, List<SlotLease> leases) {
+        SlotLease l = leases.get(random.nextInt(leases.size()));
+        return new Step(
+                "renew(" + l.namespace() + " slot " + l.slot() + " fence " + l.fence() + ")",
+                model.renew(l.namespace(), l.slot(), l.ownerKey(), l.fence(), l.incarnation()),
+                outcome(
+                        () -> {
+                            SlotLease r = s.slots().renew(l);
+                            return ReferenceModel.lease(
+                                    r.slot(), r.ownerKey(), r.fence(), r.incarnation());
+                        }));
+    }
+
+    private static Step release(
+            Random random, ReferenceModel model, Store s, List<SlotLease> leases) {
+        SlotLease l = leases.get(random.nextInt(leases.size()));
+        return new Step(
+                "release(" + l.namespace() + " slot " + l.slot() + " fence " + l.fence() + ")",
+                model.release(l.namespace(), l.slot(), l.ownerKey(), l.fence()),
+                outcome(
+                        () -> {
+                            s.slots().release(l);
+                            return "released";
+                        }));
     }
 
     private static String peek(Optional<RangeState> state) {

@@ -103,37 +103,7 @@ abstract class SlotRacesPart extends SlotTermsPart {
                     results.add(
                             pool.submit(
                                     () -> {
-                                        ThreadLocalRandom random = ThreadLocalRandom.current();
-                                        SlotLease lease = null;
-                                        for (int i = 0; i < (manual ? 300 : 40); i++) {
-                                            try {
-                                                int op = random.nextInt(10);
-                                                if (op == 9) {
-                                                    if (manual) {
-                                                        fixture.manualClock()
-                                                                .get()
-                                                                .advance(ttl.dividedBy(3));
-                                                    } else {
-                                                        passStoreTime(ttl.dividedBy(4));
-                                                    }
-                                                } else if (lease == null) {
-                                                    lease =
-                                                            recorder.acquire(
-                                                                    s.slots(), NS, owner, ttl, 4);
-                                                } else if (op < 5) {
-                                                    lease = recorder.renew(s.slots(), lease);
-                                                } else if (op < 7) {
-                                                    recorder.release(s.slots(), lease);
-                                                    lease = null;
-                                                } else {
-                                                    lease = null; // walk away without releasing:
-                                                    // the lease expires
-                                                }
-                                            } catch (SlotsExhaustedException
-                                                    | LeaseLostException e) {
-                                                lease = null;
-                                            }
-                                        }
+                                        churnAs(s, owner, ttl, manual, recorder);
                                         return null;
                                     }));
                 }
@@ -145,6 +115,36 @@ abstract class SlotRacesPart extends SlotTermsPart {
                 assertThat(report.terms()).isGreaterThan(4);
             } finally {
                 pool.shutdownNow();
+            }
+        }
+
+        /** One client of the churn: random acquires, renews, releases, walks away, time passing. */
+        private void churnAs(
+                Store s, String owner, Duration ttl, boolean manual, HistoryRecorder recorder) {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            SlotLease lease = null;
+            for (int i = 0; i < (manual ? 300 : 40); i++) {
+                try {
+                    int op = random.nextInt(10);
+                    if (op == 9) {
+                        if (manual) {
+                            fixture.manualClock().get().advance(ttl.dividedBy(3));
+                        } else {
+                            passStoreTime(ttl.dividedBy(4));
+                        }
+                    } else if (lease == null) {
+                        lease = recorder.acquire(s.slots(), NS, owner, ttl, 4);
+                    } else if (op < 5) {
+                        lease = recorder.renew(s.slots(), lease);
+                    } else if (op < 7) {
+                        recorder.release(s.slots(), lease);
+                        lease = null;
+                    } else {
+                        lease = null; // walk away without releasing: the lease expires
+                    }
+                } catch (SlotsExhaustedException | LeaseLostException e) {
+                    lease = null;
+                }
             }
         }
     }
