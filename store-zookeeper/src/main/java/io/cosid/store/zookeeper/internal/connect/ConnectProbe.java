@@ -93,32 +93,7 @@ public final class ConnectProbe {
                                 : trustingContext();
                 h = handshake(socket, context, host, port);
             }
-            if (!tls) {
-                // a plain client on a TLS-only port gets nothing but a closed connection: a TLS
-                // hello tells
-                return h.spokeTls()
-                        ? new Finding(
-                                server,
-                                server
-                                        + " speaks TLS: set the option tls.enabled to true"
-                                        + " (with tls.trustStore.*)",
-                                true)
-                        : new Finding(server, null, false);
-            }
-            if (h.failure() == null) {
-                return new Finding(server, null, false);
-            }
-            if (!h.spokeTls() && answersPlain(address, port, timeoutMillis)) {
-                return new Finding(
-                        server,
-                        server
-                                + " does not speak TLS (it answers as a plain ZooKeeper port): set"
-                                + " the option tls.enabled to false, or use the server's secure"
-                                + " client port",
-                        true);
-            }
-            return new Finding(
-                    server, "the TLS handshake with " + server + " failed: " + h.failure(), true);
+            return judge(server, tls, h, address, port, timeoutMillis);
         } catch (ConnectException e) {
             return new Finding(
                     server, "nothing listens on " + server + " (connection refused)", true);
@@ -128,6 +103,42 @@ public final class ConnectProbe {
         } catch (IOException | GeneralSecurityException e) {
             return new Finding(server, "cannot reach " + server + ": " + e.getMessage(), false);
         }
+    }
+
+    /** What a handshake with a reachable server says about the client's TLS setting. */
+    private static Finding judge(
+            String server,
+            boolean tls,
+            Handshake h,
+            InetAddress address,
+            int port,
+            int timeoutMillis) {
+        if (!tls) {
+            // a plain client on a TLS-only port gets nothing but a closed connection: a TLS
+            // hello tells
+            return h.spokeTls()
+                    ? new Finding(
+                            server,
+                            server
+                                    + " speaks TLS: set the option tls.enabled to true"
+                                    + " (with tls.trustStore.*)",
+                            true)
+                    : new Finding(server, null, false);
+        }
+        if (h.failure() == null) {
+            return new Finding(server, null, false);
+        }
+        if (!h.spokeTls() && answersPlain(address, port, timeoutMillis)) {
+            return new Finding(
+                    server,
+                    server
+                            + " does not speak TLS (it answers as a plain ZooKeeper port): set"
+                            + " the option tls.enabled to false, or use the server's secure"
+                            + " client port",
+                    true);
+        }
+        return new Finding(
+                server, "the TLS handshake with " + server + " failed: " + h.failure(), true);
     }
 
     /**

@@ -299,31 +299,13 @@ final class RangeKey {
             Deadline deadline,
             @Nullable Seen current,
             RangeState next,
-            boolean serve,
+            Serving serving,
             @Nullable Seat mine,
             Runnable beforeCopy) {
-        LineSeen line = lineSeen;
         boolean guarded = current != null && !plain;
         List<NodeChange> changes = new ArrayList<>();
         List<Seat> served = new ArrayList<>();
-        long end = next.next();
-        if (guarded) {
-            changes.add(
-                    line.exists()
-                            ? NodeChange.check(this.line, line.version())
-                            : NodeChange.create(this.line, new byte[0]));
-            if (mine != null) {
-                changes.add(NodeChange.delete(mine.path(), 0));
-            }
-            read.forEach(r -> changes.add(NodeChange.delete(r, -1)));
-            for (Seat seat : serve ? line.waiting() : List.<Seat>of()) {
-                if (served.size() < MAX_SERVED && seat.size() <= Long.MAX_VALUE - end) {
-                    changes.addAll(Seats.serve(seat, end));
-                    end += seat.size();
-                    served.add(seat);
-                }
-            }
-        }
+        long end = guarded ? guard(next.next(), serving, mine, changes, served) : next.next();
         RangeState written = new RangeState(end, next.sealed());
         byte[] data = RangeCodec.encode(written);
         changes.add(
@@ -333,7 +315,7 @@ final class RangeKey {
                         : NodeChange.replace(path, current.version(), current.data(), data));
         WriteOutcome outcome =
                 shared.conditionalWrite()
-                        .sendUntilAnswered(deadline, location(), List.of(), changes, beforeCopy);
+                        .sendUntilAnswered(deadline, location(), changes, beforeCopy);
         switch (outcome.kind()) {
             case LANDED -> {
                 // the key's own change is a setData or a create answered with its Stat
@@ -355,6 +337,45 @@ final class RangeKey {
             case UNKNOWN, NODE_GONE -> seen = null;
         }
         return outcome;
+    }
+
+    /** Whom a write serves besides its writer. */
+    enum Serving {
+        /** The seats waiting as this store last read the line, oldest first. */
+        SEATS_WAITING,
+        /** Nobody: advance and seal write for themselves alone. */
+        NOBODY
+    }
+
+    /**
+     * The changes that guard a write with the key's line: the line's check (or create), the
+     * writer's own seat and the results read deleted, and the seats served after {@code end};
+     * returns the key's next value after them.
+     */
+    private long guard(
+            long end,
+            Serving serving,
+            @Nullable Seat mine,
+            List<NodeChange> changes,
+            List<Seat> served) {
+        LineSeen line = lineSeen;
+        changes.add(
+                line.exists()
+                        ? NodeChange.check(this.line, line.version())
+                        : NodeChange.create(this.line, new byte[0]));
+        if (mine != null) {
+            changes.add(NodeChange.delete(mine.path(), 0));
+        }
+        read.forEach(r -> changes.add(NodeChange.delete(r, -1)));
+        long next = end;
+        for (Seat seat : serving == Serving.SEATS_WAITING ? line.waiting() : List.<Seat>of()) {
+            if (served.size() < MAX_SERVED && seat.size() <= Long.MAX_VALUE - next) {
+                changes.addAll(Seats.serve(seat, next));
+                next += seat.size();
+                served.add(seat);
+            }
+        }
+        return next;
     }
 
     private void landed(

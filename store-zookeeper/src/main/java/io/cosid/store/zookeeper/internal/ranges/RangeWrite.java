@@ -154,7 +154,7 @@ final class RangeWrite {
                                                 deadline,
                                                 over,
                                                 next,
-                                                true,
+                                                RangeKey.Serving.SEATS_WAITING,
                                                 seat,
                                                 () -> demand.settle(size)));
         current = false;

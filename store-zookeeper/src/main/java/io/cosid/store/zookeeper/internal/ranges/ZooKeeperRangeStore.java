@@ -173,7 +173,8 @@ public final class ZooKeeperRangeStore implements RangeStore {
             if (next == null) {
                 return now.next();
             }
-            if (state.write(deadline, current, next, false, null, () -> {}).landed()) {
+            if (state.write(deadline, current, next, RangeKey.Serving.NOBODY, null, () -> {})
+                    .landed()) {
                 return next.next();
             }
         }

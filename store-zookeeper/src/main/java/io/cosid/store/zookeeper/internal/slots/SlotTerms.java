@@ -89,7 +89,7 @@ final class SlotTerms {
                 changeTerm(
                         deadline,
                         lease,
-                        false,
+                        Change.RENEW,
                         current ->
                                 current.data()
                                         .renewed(current.mtime(), UUID.randomUUID().toString()));
@@ -132,7 +132,7 @@ final class SlotTerms {
                 changeTerm(
                         deadline,
                         lease,
-                        true,
+                        Change.RELEASE,
                         current ->
                                 current.data()
                                         .released(
@@ -140,6 +140,12 @@ final class SlotTerms {
                                                 UUID.randomUUID().toString(),
                                                 stampedBefore));
         return Instant.ofEpochMilli(ended.data().effectiveNextFloor(ended.mtime()));
+    }
+
+    /** What a write of the lease's own term does: a release takes a term ended already as done. */
+    private enum Change {
+        RENEW,
+        RELEASE
     }
 
     /**
@@ -155,15 +161,12 @@ final class SlotTerms {
      * the holder would not know its window was cut at the release bound.
      */
     private SlotSeen changeTerm(
-            Deadline deadline,
-            SlotLease lease,
-            boolean release,
-            Function<SlotSeen, SlotData> change) {
+            Deadline deadline, SlotLease lease, Change kind, Function<SlotSeen, SlotData> change) {
         String path = paths.slot(lease.namespace(), lease.slot());
         String location = slotReads.location(lease.namespace(), lease.slot());
         boolean unsettled = false;
         while (deadline.hasTimeLeft()) {
-            SlotSeen current = currentTerm(deadline, lease, release, unsettled);
+            SlotSeen current = currentTerm(deadline, lease, kind, unsettled);
             if (current.data().state() != SlotData.State.HELD) {
                 return current;
             }
@@ -208,7 +211,7 @@ final class SlotTerms {
      *     #changeTerm})
      */
     private SlotSeen currentTerm(
-            Deadline deadline, SlotLease lease, boolean release, boolean unsettled) {
+            Deadline deadline, SlotLease lease, Change kind, boolean unsettled) {
         String path = paths.slot(lease.namespace(), lease.slot());
         SlotSeen cached = written.get(path);
         // The conditional write that follows verifies the cached state is still there, by its data
@@ -223,7 +226,8 @@ final class SlotTerms {
         // every other answer (lost, already released) is decided on what the server holds now
         SlotSeen current = slotReads.read(deadline, lease.namespace(), lease.slot());
         SlotData data = current.data();
-        if (data.isTermOf(lease) && (data.state() == SlotData.State.HELD || release)) {
+        if (data.isTermOf(lease)
+                && (data.state() == SlotData.State.HELD || kind == Change.RELEASE)) {
             return current;
         }
         String reason =

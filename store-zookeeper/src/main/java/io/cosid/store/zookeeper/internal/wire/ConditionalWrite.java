@@ -60,20 +60,14 @@ public final class ConditionalWrite {
      * WriteOutcome.Kind#UNKNOWN}. Changes that could land twice (only checks and hints) are sent
      * once.
      *
-     * @param readBehind reads sent right behind the first send ({@link WriteOutcome#behind}); none:
-     *     an empty list
      * @param beforeCopy run before each copy is sent
      * @throws io.cosid.store.StoreTimeoutException when the budget ends before an answer
      * @throws io.cosid.store.StoreUnavailableException when the connection is lost more often than
      *     {@code retry.maxRetries} allows
      */
     public WriteOutcome sendUntilAnswered(
-            Deadline deadline,
-            String location,
-            List<Op> readBehind,
-            List<NodeChange> changes,
-            Runnable beforeCopy) {
-        WriteOutcome outcome = sendOnce(deadline, location, readBehind, changes);
+            Deadline deadline, String location, List<NodeChange> changes, Runnable beforeCopy) {
+        WriteOutcome outcome = sendOnce(deadline, location, List.of(), changes);
         if (outcome.kind() != WriteOutcome.Kind.UNKNOWN
                 || changes.stream().noneMatch(NodeChange::landsOnce)) {
             return reported(deadline, outcome);
