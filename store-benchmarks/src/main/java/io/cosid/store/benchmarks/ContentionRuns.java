@@ -110,7 +110,9 @@ final class ContentionRuns {
         }
     }
 
-    /** Per client count, what the own-sessions row's stores counted ({@link Contention#seatTable}). */
+    /**
+     * Per client count, what the own-sessions row's stores counted ({@link Contention#seatTable}).
+     */
     final Map<Integer, Map<String, Long>> seatCounts = new TreeMap<>();
 
     /** Threads per store in the row where every client is a busy process of its own. */
