@@ -198,21 +198,26 @@ final class CosIdSegments {
             }
             long requests = counters.since(before);
             requireClean(kind.label + ", bursts of " + processes, failures, recorders);
-            List<Double> spans = new ArrayList<>();
-            for (int r = 0; r < rounds; r++) {
-                long last = 0;
-                for (int p = 0; p < processes; p++) {
-                    last = Math.max(last, finished[p][r]);
-                }
-                spans.add((last - started[r]) / 1e6);
-            }
-            spans.sort(null);
-            return new Burst(processes, kind, rounds, requests, spans.get(spans.size() / 2));
+            return new Burst(processes, kind, rounds, requests, medianSpan(started, finished));
         } finally {
             for (AutoCloseable s : sessions) {
                 s.close();
             }
         }
+    }
+
+    /** The median over rounds of the ms from a round's start to its last process done. */
+    private static double medianSpan(long[] started, long[][] finished) {
+        List<Double> spans = new ArrayList<>();
+        for (int r = 0; r < started.length; r++) {
+            long last = 0;
+            for (long[] process : finished) {
+                last = Math.max(last, process[r]);
+            }
+            spans.add((last - started[r]) / 1e6);
+        }
+        spans.sort(null);
+        return spans.get(spans.size() / 2);
     }
 
     /** The bursts table: 2 and 8 processes, each distributor. */

@@ -53,24 +53,7 @@ final class InstancesTogether {
         ExecutorService opener = Executors.newFixedThreadPool(32);
         ExecutorService starters = Executors.newFixedThreadPool(count);
         try {
-            List<Future<CuratorFramework>> opening = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                opening.add(
-                        opener.submit(
-                                () ->
-                                        Contender.curator(
-                                                h.connectString(), Contender.Policy.DEFAULT)));
-            }
-            for (Future<CuratorFramework> f : opening) {
-                CuratorFramework client = f.get();
-                clients.add(client);
-                stores.add(
-                        ZooKeeperStores.open(
-                                StoreConfig.of("bench", "zookeeper")
-                                        .withTimeout(Duration.ofSeconds(30))
-                                        .withOption("root", "/bench"),
-                                client));
-            }
+            open(opener, count, clients, stores);
             stores.get(0).slots().define("start", 1024, Duration.ofSeconds(1));
             clients.get(0).create().creatingParentsIfNeeded().forPath("/bench-floor");
             Start floorBefore = floor(starters, clients, "/bench-floor/a");
@@ -98,39 +81,7 @@ final class InstancesTogether {
                     floorBefore.totalMillis() <= floorAfter.totalMillis()
                             ? floorBefore
                             : floorAfter;
-            double ratio = ours.totalMillis() / (double) Math.max(1, floor.totalMillis());
-            h.verdict(
-                    count
-                            + " instances started together end with distinct slots (total "
-                            + ours.totalMillis()
-                            + " ms)",
-                    ours.distinct(),
-                    " distinct",
-                    true);
-            h.verdict(
-                    count + " instances starting together: requests per acquire, at most 6",
-                    ours.requestsEach(),
-                    "",
-                    ours.requestsEach() <= 6);
-            h.verdict(
-                    count
-                            + " instances starting together: total time vs the floor ("
-                            + floor.totalMillis()
-                            + " ms), at most 2x",
-                    ratio,
-                    "x",
-                    ratio <= 2);
-            Chart chart =
-                    new Chart(
-                            count + " instances starting together",
-                            "ms since the start",
-                            "instances done");
-            chart.line("cosid-store: holding a slot", ours.times(), ours.done());
-            chart.reference(
-                    "floor: one node created (faster of the runs before and after)",
-                    floor.times(),
-                    floor.done());
-            chart.write(h.outDir().resolve("instances-starting-together.png"));
+            report(count, ours, floor);
         } catch (Exception e) {
             throw new IllegalStateException(count + " instances starting together failed", e);
         } finally {
@@ -140,6 +91,65 @@ final class InstancesTogether {
             clients.parallelStream().forEach(CuratorFramework::close);
         }
         h.publish(table);
+    }
+
+    /** Opens {@code count} clients (32 at a time) and a store on each. */
+    private void open(
+            ExecutorService opener, int count, List<CuratorFramework> clients, List<Store> stores)
+            throws Exception {
+        List<Future<CuratorFramework>> opening = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            opening.add(
+                    opener.submit(
+                            () -> Contender.curator(h.connectString(), Contender.Policy.DEFAULT)));
+        }
+        for (Future<CuratorFramework> f : opening) {
+            CuratorFramework client = f.get();
+            clients.add(client);
+            stores.add(
+                    ZooKeeperStores.open(
+                            StoreConfig.of("bench", "zookeeper")
+                                    .withTimeout(Duration.ofSeconds(30))
+                                    .withOption("root", "/bench"),
+                            client));
+        }
+    }
+
+    /** The verdicts and the chart: ours against the faster floor. */
+    private void report(int count, Start ours, Start floor) {
+        double ratio = ours.totalMillis() / (double) Math.max(1, floor.totalMillis());
+        h.verdict(
+                count
+                        + " instances started together end with distinct slots (total "
+                        + ours.totalMillis()
+                        + " ms)",
+                ours.distinct(),
+                " distinct",
+                true);
+        h.verdict(
+                count + " instances starting together: requests per acquire, at most 6",
+                ours.requestsEach(),
+                "",
+                ours.requestsEach() <= 6);
+        h.verdict(
+                count
+                        + " instances starting together: total time vs the floor ("
+                        + floor.totalMillis()
+                        + " ms), at most 2x",
+                ratio,
+                "x",
+                ratio <= 2);
+        Chart chart =
+                new Chart(
+                        count + " instances starting together",
+                        "ms since the start",
+                        "instances done");
+        chart.line("cosid-store: holding a slot", ours.times(), ours.done());
+        chart.reference(
+                "floor: one node created (faster of the runs before and after)",
+                floor.times(),
+                floor.done());
+        chart.write(h.outDir().resolve("instances-starting-together.png"));
     }
 
     /** The floor: every client creates one distinct node, {@code prefix} + its index, at once. */

@@ -52,6 +52,13 @@ final class SingleClient {
         } finally {
             contenders.values().forEach(Contender::closeQuietly);
         }
+        report(kinds, latencies, requests);
+    }
+
+    private void report(
+            Contender.Kind[] kinds,
+            Map<Contender.Kind, Latencies> latencies,
+            Map<Contender.Kind, Long> requests) {
         double bare = Maps.at(latencies, Contender.Kind.BARE_SET_DATA).medianMicros();
         Table table =
                 new Table(
@@ -77,6 +84,10 @@ final class SingleClient {
                     l.medianMicros() / bare);
         }
         h.publish(table);
+        verdicts(latencies, bare);
+    }
+
+    private void verdicts(Map<Contender.Kind, Latencies> latencies, double bare) {
         double ours = Maps.at(latencies, Contender.Kind.OURS).medianMicros();
         double dal = Maps.at(latencies, Contender.Kind.DAL).medianMicros();
         h.verdict(

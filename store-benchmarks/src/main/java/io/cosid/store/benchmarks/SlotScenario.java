@@ -50,21 +50,7 @@ final class SlotScenario {
                 int owner = i;
                 filling.time(() -> store.slots().acquire("crowd", "held-" + owner, SideBySide.TTL));
             }
-            OpStats crowded = new OpStats();
-            AtomicLong n = new AtomicLong();
-            measure(
-                    h.settings().run(),
-                    () -> {
-                        SlotLease lease =
-                                crowded.time(
-                                        () ->
-                                                store.slots()
-                                                        .acquire(
-                                                                "crowd",
-                                                                "new-" + n.incrementAndGet(),
-                                                                SideBySide.TTL));
-                        store.slots().release(lease, lease.floor());
-                    });
+            OpStats crowded = crowded(store);
             OpStats renew = new OpStats();
             SlotLease[] held = {store.slots().acquire("index", "host-r", SideBySide.TTL)};
             measure(
@@ -81,6 +67,26 @@ final class SlotScenario {
             release.row(table, "release");
         }
         h.publish(table);
+    }
+
+    /** Fresh acquires, each released at once, in the crowded namespace. */
+    private OpStats crowded(Store store) {
+        OpStats crowded = new OpStats();
+        AtomicLong n = new AtomicLong();
+        measure(
+                h.settings().run(),
+                () -> {
+                    SlotLease lease =
+                            crowded.time(
+                                    () ->
+                                            store.slots()
+                                                    .acquire(
+                                                            "crowd",
+                                                            "new-" + n.incrementAndGet(),
+                                                            SideBySide.TTL));
+                    store.slots().release(lease, lease.floor());
+                });
+        return crowded;
     }
 
     /** Latencies and server-counted requests of one operation, each timed on its own. */
