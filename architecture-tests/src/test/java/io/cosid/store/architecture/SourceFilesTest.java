@@ -118,6 +118,134 @@ class SourceFilesTest {
                 .toList();
     }
 
+    /** The most lines a main source file may have (DEVELOPERS.md: small files with one job). */
+    static final int CLASS_LIMIT = 500;
+
+    /** The most lines a method of main code may have, from its declaration to its brace. */
+    static final int METHOD_LIMIT = 60;
+
+    @Test
+    @DisplayName("no main source file is over 500 lines")
+    void classLimit() {
+        List<String> tooLong = new ArrayList<>();
+        for (Path file : javaFiles()) {
+            if (isMain(file) && lines(file).size() > CLASS_LIMIT) {
+                tooLong.add(root().relativize(file) + " (" + lines(file).size() + " lines)");
+            }
+        }
+        assertThat(tooLong).as("main files over %d lines", CLASS_LIMIT).isEmpty();
+    }
+
+    @Test
+    @DisplayName("no method of main code is over 60 lines")
+    void methodLimit() {
+        List<String> tooLong = new ArrayList<>();
+        for (Path file : javaFiles()) {
+            if (isMain(file)) {
+                for (int[] m : longMethods(lines(file), METHOD_LIMIT)) {
+                    tooLong.add(root().relativize(file) + ":" + m[0] + " (" + m[1] + " lines)");
+                }
+            }
+        }
+        assertThat(tooLong).as("methods over %d lines", METHOD_LIMIT).isEmpty();
+    }
+
+    @Test
+    @DisplayName("the method check counts a long method, and not a long class, lambda or comment")
+    void methodCheckWorks() {
+        List<String> longMethod = new ArrayList<>(List.of("class A {", "    void m() {"));
+        for (int i = 0; i < 70; i++) {
+            longMethod.add("        x(\"{\"); // {");
+        }
+        longMethod.addAll(List.of("    }", "}"));
+        assertThat(longMethods(longMethod, METHOD_LIMIT)).hasSize(1);
+        assertThat(longMethods(longMethod, METHOD_LIMIT).get(0)).containsExactly(2, 72);
+        List<String> shortMethods = new ArrayList<>(List.of("class A {"));
+        for (int i = 0; i < 40; i++) {
+            shortMethods.addAll(List.of("    void m" + i + "() {", "        x();", "    }"));
+        }
+        shortMethods.add("}");
+        assertThat(longMethods(shortMethods, METHOD_LIMIT)).isEmpty();
+    }
+
+    private static boolean isMain(Path file) {
+        String path = root().relativize(file).toString();
+        return path.contains("src/main/java") && !path.contains("src/it/");
+    }
+
+    private static final Pattern TYPE = Pattern.compile("\\b(class|record|enum|interface)\\s+\\w+");
+    private static final Pattern CALL = Pattern.compile("\\w+\\s*\\(");
+
+    /**
+     * The methods (and constructors) of a source longer than {@code limit} lines, each as its first
+     * line and its length. Braces are counted outside strings and comments; a block that opens at a
+     * type's body level on a declaration line is a method, any other block belongs to one.
+     */
+    static List<int[]> longMethods(List<String> lines, int limit) {
+        List<int[]> found = new ArrayList<>();
+        List<String> kinds = new ArrayList<>(); // per open brace: type, method or block
+        List<Integer> starts = new ArrayList<>();
+        boolean inComment = false;
+        int pending = -1;
+        for (int no = 1; no <= lines.size(); no++) {
+            String code = STRING_LITERAL.matcher(lines.get(no - 1)).replaceAll("\"\"");
+            if (inComment) {
+                int end = code.indexOf("*/");
+                if (end < 0) {
+                    continue;
+                }
+                code = code.substring(end + 2);
+                inComment = false;
+            }
+            code = code.replaceAll("/\\*.*?\\*/", "");
+            int open = code.indexOf("/*");
+            if (open >= 0) {
+                code = code.substring(0, open);
+                inComment = true;
+            }
+            int slashes = code.indexOf("//");
+            String st = (slashes < 0 ? code : code.substring(0, slashes)).strip();
+            boolean atTypeLevel = !kinds.isEmpty() && kinds.get(kinds.size() - 1).equals("type");
+            boolean isType = TYPE.matcher(st).find();
+            if (atTypeLevel
+                    && pending < 0
+                    && CALL.matcher(st).find()
+                    && !isType
+                    && !st.startsWith("return")
+                    && !st.startsWith("new ")
+                    && !st.split("\\(", 2)[0].contains("=")) {
+                pending = no;
+            }
+            for (int c = 0; c < st.length(); c++) {
+                char ch = st.charAt(c);
+                if (ch == '{') {
+                    boolean typeLevel =
+                            kinds.isEmpty() || kinds.get(kinds.size() - 1).equals("type");
+                    String kind =
+                            isType && typeLevel
+                                    ? "type"
+                                    : typeLevel && pending > 0 ? "method" : "block";
+                    kinds.add(kind);
+                    starts.add(kind.equals("method") ? pending : no);
+                    if (!kind.equals("block")) {
+                        pending = -1;
+                    }
+                } else if (ch == '}' && !kinds.isEmpty()) {
+                    String kind = kinds.remove(kinds.size() - 1);
+                    int start = starts.remove(starts.size() - 1);
+                    if (kind.equals("method") && no - start + 1 > limit) {
+                        found.add(new int[] {start, no - start + 1});
+                    }
+                }
+            }
+            boolean inMethod = !kinds.isEmpty() && kinds.get(kinds.size() - 1).equals("method");
+            if ((st.endsWith(";") || st.endsWith("}")) && !inMethod) {
+                pending = -1;
+            }
+        }
+        return found;
+    }
+
     /** The code of a line: nothing of imports, package lines, comments or string literals. */
     private static String codeOf(String line) {
         String s = line.strip();
