@@ -36,7 +36,7 @@ final class AcquireCoalescer {
 
     /**
      * Writes one range for the key, as large as its {@link Demand} says before each send, with
-     * everything that entails (CAS loop, the writer line).
+     * everything that entails (compare-and-set, seats in the key's line: {@link RangeWrite}).
      */
     interface Writer {
         /** Returns the range written, or null when nobody waits any more (nothing was written). */

@@ -110,7 +110,7 @@ final class RangeWrite {
      * Whether this writer's seat is the first of several, as far as it last read the line: the
      * first seat with others behind it does not wait to be served but writes for everyone at once,
      * as their combiner. A seat alone waits: the writer that beat it is writing, and its next write
-     * serves it (docs/performance.md, run 32).
+     * serves it (docs/performance-history.md, run 32).
      */
     private boolean first() {
         List<Seats.Seat> waiting = key.lineSeen().waiting();
@@ -123,7 +123,7 @@ final class RangeWrite {
      * time the first seat's writer, or the writer that beat a seat alone, takes to read and write
      * for everyone waiting. Then the writer reads whether it was served. A watch on the seat would
      * cost one more request per seat than this read after a wait, which usually finds the seat
-     * served (docs/performance.md, run 25).
+     * served (docs/performance-history.md, run 25).
      */
     private void awaitServe() {
         long wait =

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * names that slot, the position counts slots after it rather than free ones: the attempts under way
  * take the slots right after it in whatever order they land, so slots already taken there must not
  * push a later ticket further (where that happened, a third of a 1024-instance herd's first
- * attempts lost their race; docs/performance.md, run 9).
+ * attempts lost their race; docs/performance-history.md, run 9).
  */
 final class HerdSpread {
 
