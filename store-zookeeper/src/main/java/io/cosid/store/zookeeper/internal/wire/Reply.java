@@ -1,7 +1,6 @@
 package io.cosid.store.zookeeper.internal.wire;
 
 import java.util.List;
-import java.util.Objects;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.ACL;
@@ -126,7 +125,7 @@ public final class Reply {
             throw new IllegalStateException(
                     "the reply for " + path + " (" + code() + ") carries no " + what);
         }
-        return Objects.requireNonNull(part);
+        return part;
     }
 
     public Code code() {
