@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -80,6 +81,27 @@ public interface StoreObserver {
     default void lease(LeaseEvent event) {}
 
     /**
+     * Surrounds one operation, for what must enclose it rather than follow it (a span, a trace
+     * context): called on the caller's thread before the backend is asked; {@code call} runs the
+     * operation, reports its {@link #operation} event and its {@link #lease} events, and returns
+     * its result or throws its failure. An implementation calls it once and returns what it
+     * returned (or lets its exception through), like {@code Observation.observe}.
+     *
+     * <p>The store holds an implementation to that: if the hook throws before calling {@code call},
+     * skips it, or calls it again, the failure is logged, the operation still runs exactly once,
+     * and its caller gets the operation's own result or exception. Observers that nest ({@link
+     * #all}) run their hooks outermost first.
+     *
+     * @param start which operation is about to run, on what
+     * @param call the operation
+     * @param <T> what it returns
+     * @return what {@code call} returned
+     */
+    default <T> T around(OperationStart start, Supplier<T> call) {
+        return call.get();
+    }
+
+    /**
      * One observer that passes every event to each of {@code observers} in order.
      *
      * @param observers the observers
@@ -99,43 +121,7 @@ public interface StoreObserver {
         if (list.size() == 1) {
             return list.get(0);
         }
-        List<StoreObserver> all = List.copyOf(list);
-        return new StoreObserver() {
-            @Override
-            public void opened(String store, String type) {
-                all.forEach(o -> o.opened(store, type));
-            }
-
-            @Override
-            public void closed(String store, String type) {
-                all.forEach(o -> o.closed(store, type));
-            }
-
-            @Override
-            public void operation(OperationEvent event) {
-                all.forEach(o -> o.operation(event));
-            }
-
-            @Override
-            public void failedWrite(FailedWriteEvent event) {
-                all.forEach(o -> o.failedWrite(event));
-            }
-
-            @Override
-            public void connection(ConnectionEvent event) {
-                all.forEach(o -> o.connection(event));
-            }
-
-            @Override
-            public void lease(LeaseEvent event) {
-                all.forEach(o -> o.lease(event));
-            }
-
-            @Override
-            public String toString() {
-                return "StoreObserver.all" + all;
-            }
-        };
+        return new AllObservers(List.copyOf(list));
     }
 
     /** The operations a store reports, one per public method. */
@@ -253,6 +239,33 @@ public interface StoreObserver {
                 return REFUSED;
             }
             return FAILED;
+        }
+    }
+
+    /**
+     * An operation about to run, as {@link #around} learns of it.
+     *
+     * @param store the store's name ({@link Store#name()})
+     * @param type the store's backend type ({@link Store#type()})
+     * @param operation which operation
+     * @param subject the range key or namespace it is about; empty for a list or a purge (never a
+     *     metric tag)
+     */
+    record OperationStart(String store, String type, Operation operation, String subject) {
+
+        /**
+         * Checks the values.
+         *
+         * @param store as described for the record
+         * @param type as described for the record
+         * @param operation as described for the record
+         * @param subject as described for the record
+         */
+        public OperationStart {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(operation, "operation");
+            Objects.requireNonNull(subject, "subject");
         }
     }
 

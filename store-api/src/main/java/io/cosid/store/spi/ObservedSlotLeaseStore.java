@@ -60,28 +60,30 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
     }
 
     private SlotLease acquired(String namespace, Supplier<SlotLease> acquire) {
-        long sent = System.nanoTime();
-        SlotLease lease = reporter.run(Operation.SLOT_ACQUIRE, namespace, acquire);
-        terms.began(lease, sent);
-        report(LeaseEvent.Kind.ACQUIRED, lease, validFor(lease, sent), Duration.ZERO);
-        return lease;
+        return reporter.run(
+                Operation.SLOT_ACQUIRE,
+                namespace,
+                () -> {
+                    long sent = System.nanoTime();
+                    SlotLease lease = acquire.get();
+                    terms.began(lease, sent);
+                    report(LeaseEvent.Kind.ACQUIRED, lease, validFor(lease, sent), Duration.ZERO);
+                    return lease;
+                });
     }
 
     @Override
     public SlotLease renew(SlotLease lease) {
-        long sent = System.nanoTime();
-        SlotLease renewed;
-        try {
-            renewed = slots.renew(lease);
-        } catch (RuntimeException | Error e) {
-            reporter.failed(Operation.SLOT_RENEW, subject(lease), sent, e);
-            lostIfSo(lease, e);
-            throw e;
-        }
-        long now = reporter.succeeded(Operation.SLOT_RENEW, lease.namespace(), sent);
-        Duration margin = terms.renewed(lease, renewed, sent);
-        report(LeaseEvent.Kind.RENEWED, renewed, validFor(renewed, sent, now), margin);
-        return renewed;
+        return reporter.run(
+                Operation.SLOT_RENEW,
+                subject(lease),
+                () -> {
+                    long sent = System.nanoTime();
+                    SlotLease renewed = endingIfLost(lease, () -> slots.renew(lease));
+                    Duration margin = terms.renewed(lease, renewed, sent);
+                    report(LeaseEvent.Kind.RENEWED, renewed, validFor(renewed, sent), margin);
+                    return renewed;
+                });
     }
 
     @Override
@@ -95,19 +97,25 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
     }
 
     private Instant released(SlotLease lease, Supplier<Instant> release) {
-        long started = System.nanoTime();
-        Instant end;
+        return reporter.run(
+                Operation.SLOT_RELEASE,
+                subject(lease),
+                () -> {
+                    Instant end = endingIfLost(lease, release);
+                    terms.ended(lease);
+                    report(LeaseEvent.Kind.RELEASED, lease, Duration.ZERO, Duration.ZERO);
+                    return end;
+                });
+    }
+
+    /** {@code call}'s result; when it fails finding the lease no longer the caller's, lost. */
+    private <T> T endingIfLost(@Nullable SlotLease lease, Supplier<T> call) {
         try {
-            end = release.get();
+            return call.get();
         } catch (RuntimeException | Error e) {
-            reporter.failed(Operation.SLOT_RELEASE, subject(lease), started, e);
             lostIfSo(lease, e);
             throw e;
         }
-        reporter.succeeded(Operation.SLOT_RELEASE, lease.namespace(), started);
-        terms.ended(lease);
-        report(LeaseEvent.Kind.RELEASED, lease, Duration.ZERO, Duration.ZERO);
-        return end;
     }
 
     /** After a renew or release failed: a lease found no longer the caller's is reported lost. */
@@ -140,11 +148,7 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
 
     /** {@link LeaseGuard}'s rule: the TTL counted from when the request was sent. */
     private static Duration validFor(SlotLease lease, long sent) {
-        return validFor(lease, sent, System.nanoTime());
-    }
-
-    private static Duration validFor(SlotLease lease, long sent, long now) {
-        return LeaseTerms.left(sent, lease.ttl().toNanos(), now);
+        return LeaseTerms.left(sent, lease.ttl().toNanos(), System.nanoTime());
     }
 
     private static String subject(@Nullable SlotLease lease) {

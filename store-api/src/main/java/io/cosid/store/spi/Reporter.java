@@ -3,6 +3,7 @@ package io.cosid.store.spi;
 import io.cosid.store.StoreObserver;
 import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.StoreObserver.OperationEvent;
+import io.cosid.store.StoreObserver.OperationStart;
 import io.cosid.store.StoreObserver.Outcome;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -33,8 +34,18 @@ final class Reporter {
         return observer;
     }
 
-    /** Runs {@code body} as {@code operation} on {@code subject}, and reports it. */
+    /**
+     * Runs {@code body} as {@code operation} on {@code subject} inside the observer's around-hook,
+     * and reports it there: {@code body} may report lease events of its own, which then fall inside
+     * the hook too.
+     */
     <T> T run(Operation operation, String subject, Supplier<T> body) {
+        return observer.around(
+                new OperationStart(store, type, operation, subject),
+                () -> timed(operation, subject, body));
+    }
+
+    private <T> T timed(Operation operation, String subject, Supplier<T> body) {
         long started = System.nanoTime();
         T result;
         try {
@@ -47,21 +58,17 @@ final class Reporter {
         return result;
     }
 
-    /**
-     * Reports {@code operation}, begun at {@code started} (System.nanoTime), as a success.
-     *
-     * @return when it ended (System.nanoTime)
-     */
-    long succeeded(Operation operation, String subject, long started) {
-        return report(operation, Outcome.SUCCESS, started, subject, null);
+    /** Reports {@code operation}, begun at {@code started} (System.nanoTime), as a success. */
+    private void succeeded(Operation operation, String subject, long started) {
+        report(operation, Outcome.SUCCESS, started, subject, null);
     }
 
     /** Reports {@code operation}, begun at {@code started}, as ended by {@code failure}. */
-    void failed(Operation operation, String subject, long started, Throwable failure) {
+    private void failed(Operation operation, String subject, long started, Throwable failure) {
         report(operation, Outcome.of(failure), started, subject, failure);
     }
 
-    private long report(
+    private void report(
             Operation operation,
             Outcome outcome,
             long started,
@@ -77,6 +84,5 @@ final class Reporter {
                         Duration.ofNanos(ended - started),
                         subject == null ? "" : subject,
                         failure));
-        return ended;
     }
 }

@@ -2,6 +2,7 @@ package io.cosid.store.spi;
 
 import io.cosid.store.StoreObserver;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * An observer's events passed on so that a failing observer never fails a store operation: what it
@@ -86,7 +87,29 @@ public final class SafeObserver implements StoreObserver {
         }
     }
 
-    private void failed(RuntimeException e) {
+    /**
+     * Runs {@code call} through the observer's hook, and holds the hook to its promise: whatever
+     * the hook does (throws, skips the call, calls it twice, returns something else), the operation
+     * runs exactly once and its own result or failure is what the caller gets.
+     */
+    @Override
+    public <T> T around(OperationStart start, Supplier<T> call) {
+        GuardedCall<T> guarded = new GuardedCall<>(call);
+        try {
+            observer.around(start, guarded);
+        } catch (RuntimeException | Error e) {
+            if (!guarded.isFailure(e)) {
+                failed(e);
+            }
+        }
+        if (!guarded.ran()) {
+            failed(new IllegalStateException("its around-hook did not run " + start.operation()));
+            return call.get();
+        }
+        return guarded.outcome();
+    }
+
+    private void failed(Throwable e) {
         System.Logger.Level level =
                 warned.compareAndSet(false, true)
                         ? System.Logger.Level.WARNING

@@ -17,6 +17,7 @@ import io.cosid.store.StoreObserver;
 import io.cosid.store.StoreObserver.LeaseEvent;
 import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.StoreObserver.OperationEvent;
+import io.cosid.store.StoreObserver.OperationStart;
 import io.cosid.store.StoreObserver.Outcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +27,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -310,5 +313,121 @@ public abstract class ObservationContract extends StoreContractSupport {
         s.slots().define("workers", 2, Duration.ofMillis(200));
         SlotLease lease = s.slots().acquire("workers", "host-1", TTL);
         assertThat(s.slots().renew(lease).fence()).isEqualTo(lease.fence());
+    }
+
+    /** Records which operation each event fell inside, by the around-hook it ran in. */
+    private static final class Enclosing implements StoreObserver {
+        final List<String> heard = new CopyOnWriteArrayList<>();
+
+        /** The operation whose hook runs now (the test calls from one thread). */
+        private volatile @Nullable OperationStart current;
+
+        @Override
+        public <T> T around(OperationStart start, Supplier<T> call) {
+            heard.add("begin " + start.operation().tag() + " " + start.subject());
+            current = start;
+            try {
+                return call.get();
+            } finally {
+                current = null;
+                heard.add("end " + start.operation().tag());
+            }
+        }
+
+        @Override
+        public void operation(OperationEvent event) {
+            heard.add(inside() + event.operation().tag() + " " + event.outcome().tag());
+        }
+
+        @Override
+        public void lease(LeaseEvent event) {
+            heard.add(inside() + "lease " + event.kind());
+        }
+
+        private String inside() {
+            OperationStart start = current;
+            return start == null ? "outside: " : "inside " + start.operation().tag() + ": ";
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "every operation runs inside the observer's around-hook once, its events inside it")
+    void aroundHook() {
+        Enclosing enclosing = new Enclosing();
+        Store s = observed(enclosing);
+        s.ranges().acquire("orders", 10);
+        s.slots().define("workers", 1, Duration.ofMillis(200));
+        SlotLease lease = s.slots().acquire("workers", "host-1", TTL);
+        s.slots().release(s.slots().renew(lease));
+        assertThatThrownBy(() -> s.slots().renew(lease)).isInstanceOf(LeaseLostException.class);
+
+        assertThat(enclosing.heard)
+                .containsExactly(
+                        "begin range.acquire orders",
+                        "inside range.acquire: range.acquire success",
+                        "end range.acquire",
+                        "begin namespace.define workers",
+                        "inside namespace.define: namespace.define success",
+                        "end namespace.define",
+                        "begin slot.acquire workers",
+                        "inside slot.acquire: lease ACQUIRED",
+                        "inside slot.acquire: slot.acquire success",
+                        "end slot.acquire",
+                        "begin slot.renew workers",
+                        "inside slot.renew: lease RENEWED",
+                        "inside slot.renew: slot.renew success",
+                        "end slot.renew",
+                        "begin slot.release workers",
+                        "inside slot.release: lease RELEASED",
+                        "inside slot.release: slot.release success",
+                        "end slot.release",
+                        "begin slot.renew workers",
+                        "inside slot.renew: lease LOST",
+                        "inside slot.renew: slot.renew lease.lost",
+                        "end slot.renew");
+    }
+
+    @Test
+    @DisplayName(
+            "an around-hook that throws, skips the operation or runs it twice changes nothing its"
+                    + " caller sees: the operation runs once")
+    void misbehavingAroundHooks() {
+        Store throwing =
+                observed(
+                        new StoreObserver() {
+                            @Override
+                            public <T> T around(OperationStart start, Supplier<T> call) {
+                                throw new IllegalStateException("hook failure (planted)");
+                            }
+                        });
+        assertThat(throwing.ranges().acquire("throwing", 10).start()).isZero();
+        assertThat(throwing.ranges().acquire("throwing", 10).start()).isEqualTo(10);
+
+        Store skipping =
+                observed(
+                        new StoreObserver() {
+                            @Override
+                            @SuppressWarnings("unchecked") // never reaches the caller
+                            public <T> T around(OperationStart start, Supplier<T> call) {
+                                return (T) "a result of its own";
+                            }
+                        });
+        assertThat(skipping.ranges().acquire("skipping", 10).start()).isZero();
+        assertThat(skipping.ranges().acquire("skipping", 10).start()).isEqualTo(10);
+
+        Store twice =
+                observed(
+                        new StoreObserver() {
+                            @Override
+                            public <T> T around(OperationStart start, Supplier<T> call) {
+                                var unused = call.get();
+                                return call.get();
+                            }
+                        });
+        assertThat(twice.ranges().acquire("twice", 10).start()).isZero();
+        assertThat(twice.ranges().acquire("twice", 10).start()).isEqualTo(10);
+        assertThatThrownBy(() -> twice.ranges().acquire("twice", -1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
