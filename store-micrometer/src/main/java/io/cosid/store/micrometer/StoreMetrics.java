@@ -1,12 +1,12 @@
 package io.cosid.store.micrometer;
 
+import io.cosid.store.HeldLeases;
 import io.cosid.store.StoreObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -16,13 +16,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Micrometer meters for every store that reports to it: bind it to a registry and attach it to the
- * stores' configurations.
+ * Micrometer meters for every store that reports to it, registered in its registry as events arrive
+ * (the shape of Micrometer's own listeners, e.g. {@code MongoMetricsCommandListener}):
  *
  * <pre>{@code
- * StoreMetrics metrics = new StoreMetrics();
- * metrics.bindTo(registry);
- * Store store = ZooKeeperStores.open(config.withObserver(metrics));
+ * Store store = ZooKeeperStores.open(config.withObserver(new StoreMetrics(registry)));
  * }</pre>
  *
  * <p>Meters (names by Micrometer's conventions; tags {@code store} and {@code type} on all, plus
@@ -44,10 +42,11 @@ import org.jspecify.annotations.Nullable;
  *       being valid, NaN when none. Gauges read this object's memory, never the store.
  * </ul>
  *
- * <p>One instance can serve many stores (tags tell them apart) and is bound to one registry (a
- * {@code CompositeMeterRegistry} publishes to several); events before it is bound are not counted.
+ * <p>One instance can serve many stores (tags tell them apart); a {@code CompositeMeterRegistry}
+ * publishes to several registries. The lease gauges read a {@link HeldLeases}: its own, or one
+ * shared with a health check.
  */
-public final class StoreMetrics implements MeterBinder, StoreObserver {
+public final class StoreMetrics implements StoreObserver {
 
     /** The operations timer. */
     public static final String OPERATIONS = "cosid.store.operations";
@@ -73,7 +72,13 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
     /** The gauge of seconds until the nearest held lease stops being valid. */
     public static final String NEAREST_EXPIRY = "cosid.store.lease.nearest.expiry";
 
-    private volatile @Nullable MeterRegistry registry;
+    private final MeterRegistry registry;
+
+    /** What the lease gauges read. */
+    private final HeldLeases leases;
+
+    /** The tracker this object feeds, when it is its own; null when the caller feeds it. */
+    private final @Nullable HeldLeases fed;
 
     /** Per store: its gauges' state. */
     private final Map<StoreKey, StoreGauges> stores = new ConcurrentHashMap<>();
@@ -83,8 +88,29 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
 
     private final Map<Object, Counter> counters = new ConcurrentHashMap<>();
 
-    /** Creates the binder; bind it with {@link #bindTo}. */
-    public StoreMetrics() {}
+    /**
+     * Meters in {@code registry}, the lease gauges on a tracker of this object's own.
+     *
+     * @param registry the registry
+     */
+    public StoreMetrics(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.leases = new HeldLeases();
+        this.fed = leases;
+    }
+
+    /**
+     * Meters in {@code registry}, the lease gauges on {@code leases}, which the caller attaches to
+     * the same stores (so that a health check and the gauges read one tracker).
+     *
+     * @param registry the registry
+     * @param leases the tracker the lease gauges read
+     */
+    public StoreMetrics(MeterRegistry registry, HeldLeases leases) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.leases = Objects.requireNonNull(leases, "leases");
+        this.fed = null;
+    }
 
     private record StoreKey(String store, String type) {
         Tags tags() {
@@ -104,28 +130,6 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
 
     private record MarginKey(String store, String type) {}
 
-    /**
-     * Registers the gauges of the stores seen so far; meters of later events go to {@code registry}
-     * too.
-     *
-     * @param registry the registry
-     * @throws IllegalStateException if bound to another registry before
-     */
-    @Override
-    public synchronized void bindTo(MeterRegistry registry) {
-        Objects.requireNonNull(registry, "registry");
-        MeterRegistry bound = this.registry;
-        if (bound != null && bound != registry) {
-            throw new IllegalStateException(
-                    "StoreMetrics is bound to "
-                            + bound
-                            + " already; bind it to one CompositeMeterRegistry to publish to"
-                            + " several registries");
-        }
-        this.registry = registry;
-        stores.forEach((key, gauges) -> gauges.register(registry, key));
-    }
-
     @Override
     public void opened(String store, String type) {
         gauges(store, type).open.incrementAndGet();
@@ -134,6 +138,9 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
     @Override
     public void closed(String store, String type) {
         gauges(store, type).open.decrementAndGet();
+        if (fed != null) {
+            fed.closed(store, type);
+        }
     }
 
     @Override
@@ -149,9 +156,7 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
                         e.operation().tag(),
                         "outcome",
                         e.outcome().tag());
-        if (timer != null) {
-            timer.record(e.duration());
-        }
+        timer.record(e.duration());
     }
 
     @Override
@@ -184,7 +189,10 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
 
     @Override
     public void lease(LeaseEvent e) {
-        gauges(e.store(), e.type()).lease(e);
+        gauges(e.store(), e.type());
+        if (fed != null) {
+            fed.lease(e);
+        }
         increment(
                 new LeaseKey(e.store(), e.type(), e.kind()),
                 LEASES,
@@ -194,43 +202,34 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
                 "event",
                 e.kind().name().toLowerCase(Locale.ROOT));
         if (e.kind() == LeaseEvent.Kind.RENEWED) {
-            Timer margin =
-                    timer(
+            timer(
                             new MarginKey(e.store(), e.type()),
                             RENEWAL_MARGIN,
                             "how long the old term was still valid when its renewal was sent",
                             e.store(),
-                            e.type());
-            if (margin != null) {
-                margin.record(e.margin());
-            }
+                            e.type())
+                    .record(e.margin());
         }
     }
 
-    /** The timer {@code key} names, registered on first use; null before binding. */
-    private @Nullable Timer timer(
+    /** The timer {@code key} names, registered on first use. */
+    private Timer timer(
             Object key,
             String name,
             String description,
             String store,
             String type,
             String... tags) {
-        MeterRegistry r = registry;
-        if (r == null) {
-            return null;
-        }
         return timers.computeIfAbsent(
                 key,
                 k ->
                         Timer.builder(name)
                                 .description(description)
                                 .tags(new StoreKey(store, type).tags().and(tags))
-                                .register(r));
+                                .register(registry));
     }
 
-    /**
-     * Counts one on the counter {@code key} names, registered on first use; nothing before binding.
-     */
+    /** Counts one on the counter {@code key} names, registered on first use. */
     private void increment(
             Object key,
             String name,
@@ -238,54 +237,40 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
             String store,
             String type,
             String... tags) {
-        MeterRegistry r = registry;
-        if (r == null) {
-            return;
-        }
         counters.computeIfAbsent(
                         key,
                         k ->
                                 Counter.builder(name)
                                         .description(description)
                                         .tags(new StoreKey(store, type).tags().and(tags))
-                                        .register(r))
+                                        .register(registry))
                 .increment();
     }
 
+    /** Store {@code store}'s gauges, registered when it is first seen. */
     private StoreGauges gauges(String store, String type) {
-        StoreKey key = new StoreKey(store, type);
-        StoreGauges gauges = stores.get(key);
-        if (gauges != null) {
-            return gauges;
-        }
-        synchronized (this) {
-            return stores.computeIfAbsent(
-                    key,
-                    k -> {
-                        StoreGauges created = new StoreGauges();
-                        MeterRegistry r = registry;
-                        if (r != null) {
-                            created.register(r, k);
-                        }
-                        return created;
-                    });
-        }
+        return stores.computeIfAbsent(
+                new StoreKey(store, type), k -> new StoreGauges(k, leases).register(registry));
     }
 
-    /** What one store's gauges read: open count and the leases held, by when each stops. */
+    /** What one store's gauges read: its open count here, its leases in the tracker. */
     private static final class StoreGauges {
         final AtomicInteger open = new AtomicInteger();
+        private final StoreKey key;
+        private final HeldLeases leases;
 
-        /** Valid-until (System.nanoTime) per held term: namespace, slot, fence. */
-        final Map<String, Long> held = new ConcurrentHashMap<>();
+        StoreGauges(StoreKey key, HeldLeases leases) {
+            this.key = key;
+            this.leases = leases;
+        }
 
-        void register(MeterRegistry registry, StoreKey key) {
+        StoreGauges register(MeterRegistry registry) {
             Gauge.builder(OPEN, open, AtomicInteger::get)
                     .description("cosid-store stores open")
                     .tags(key.tags())
                     .strongReference(true)
                     .register(registry);
-            Gauge.builder(HELD, this, StoreGauges::heldNow)
+            Gauge.builder(HELD, this, StoreGauges::held)
                     .description("leases this process holds that are still valid")
                     .tags(key.tags())
                     .strongReference(true)
@@ -297,32 +282,18 @@ public final class StoreMetrics implements MeterBinder, StoreObserver {
                     .tags(key.tags())
                     .strongReference(true)
                     .register(registry);
+            return this;
         }
 
-        void lease(LeaseEvent e) {
-            String term = e.lease().namespace() + "/" + e.lease().slot() + "/" + e.lease().fence();
-            switch (e.kind()) {
-                case ACQUIRED, RENEWED ->
-                        held.put(term, System.nanoTime() + e.validFor().toNanos());
-                case RELEASED, LOST -> held.remove(term);
-            }
-        }
-
-        double heldNow() {
-            long now = System.nanoTime();
-            held.values().removeIf(until -> until - now <= 0);
-            return held.size();
+        double held() {
+            return leases.of(key.store()).valid();
         }
 
         double secondsToNearestExpiry() {
-            long now = System.nanoTime();
-            long nearest = Long.MAX_VALUE;
-            for (long until : held.values()) {
-                nearest = Math.min(nearest, until - now);
-            }
-            return nearest == Long.MAX_VALUE
-                    ? Double.NaN
-                    : Math.max(0, nearest) / (double) Duration.ofSeconds(1).toNanos();
+            return leases.of(key.store())
+                    .nearestExpiry()
+                    .map(d -> d.toNanos() / (double) Duration.ofSeconds(1).toNanos())
+                    .orElse(Double.NaN);
         }
     }
 }

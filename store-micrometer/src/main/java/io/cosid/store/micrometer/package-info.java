@@ -1,7 +1,9 @@
 /**
- * Micrometer meters for cosid-store: {@link io.cosid.store.micrometer.StoreMetrics} is a {@code
- * MeterBinder} and a {@link io.cosid.store.StoreObserver}; attach it to the stores it measures with
- * {@link io.cosid.store.StoreConfig#withObserver}.
+ * Micrometer for cosid-store, as two {@link io.cosid.store.StoreObserver}s to attach to the stores
+ * with {@link io.cosid.store.StoreConfig#withObserver}: {@link
+ * io.cosid.store.micrometer.StoreMetrics}, meters registered as events arrive, and {@link
+ * io.cosid.store.micrometer.StoreObservations}, an observation around every operation with a
+ * replaceable {@link io.cosid.store.micrometer.StoreObservationConvention}.
  */
 @NullMarked
 package io.cosid.store.micrometer;

@@ -3,10 +3,12 @@ package io.cosid.store.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cosid.store.HeldLeases;
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreObserver;
 import io.cosid.store.StoreObserver.ConnectionEvent;
 import io.cosid.store.StoreObserver.FailedWriteEvent;
 import io.cosid.store.StoreObserver.Operation;
@@ -31,12 +33,8 @@ import org.junit.jupiter.api.Test;
 class StoreMetricsTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final StoreMetrics metrics = new StoreMetrics();
+    private final StoreMetrics metrics = new StoreMetrics(registry);
     private final InMemoryBackend backend = InMemoryStores.backend();
-
-    StoreMetricsTest() {
-        metrics.bindTo(registry);
-    }
 
     private Store open(String name) {
         return backend.open(StoreConfig.of(name, "in-memory").withObserver(metrics));
@@ -259,27 +257,33 @@ class StoreMetricsTest {
     }
 
     @Test
-    @DisplayName("events before binding are not counted and fail nothing")
-    void beforeBinding() {
-        StoreMetrics unbound = new StoreMetrics();
+    @DisplayName(
+            "the lease gauges can read a tracker shared with a health check, which the caller"
+                    + " feeds")
+    void sharedTracker() {
+        HeldLeases leases = new HeldLeases();
+        SimpleMeterRegistry shared = new SimpleMeterRegistry();
+        StoreMetrics withShared = new StoreMetrics(shared, leases);
         try (Store store =
-                backend.open(StoreConfig.of("early", "in-memory").withObserver(unbound))) {
-            store.ranges().acquire("orders", 10);
-            SimpleMeterRegistry late = new SimpleMeterRegistry();
-            unbound.bindTo(late);
-            store.ranges().acquire("orders", 10);
-            assertThat(late.get(StoreMetrics.OPERATIONS).timer().count()).isEqualTo(1);
-            assertThat(late.get(StoreMetrics.OPEN).tag("store", "early").gauge().value())
+                backend.open(
+                        StoreConfig.of("shared", "in-memory")
+                                .withObserver(StoreObserver.all(List.of(leases, withShared))))) {
+            store.slots().define("workers", 2, Duration.ofMillis(100));
+            SlotLease lease = store.slots().acquire("workers", "host-1", Duration.ofMinutes(1));
+            assertThat(leases.of("shared").valid()).isOne();
+            assertThat(shared.get(StoreMetrics.HELD).tag("store", "shared").gauge().value())
                     .isEqualTo(1);
+            store.slots().release(lease);
+            assertThat(shared.get(StoreMetrics.HELD).tag("store", "shared").gauge().value())
+                    .isZero();
         }
     }
 
     @Test
-    @DisplayName("binding to a second registry is refused, naming the way to publish to several")
-    void oneRegistry() {
-        assertThatThrownBy(() -> metrics.bindTo(new SimpleMeterRegistry()))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("CompositeMeterRegistry");
-        metrics.bindTo(registry); // the same one again is fine
+    @DisplayName("a missing registry is refused, naming it")
+    void registryRequired() {
+        assertThatThrownBy(() -> new StoreMetrics(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("registry");
     }
 }

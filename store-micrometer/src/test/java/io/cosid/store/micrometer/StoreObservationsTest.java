@@ -6,8 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreObserver;
 import io.cosid.store.inmemory.InMemoryStores;
 import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.common.docs.KeyName;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -18,6 +22,7 @@ import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +49,16 @@ class StoreObservationsTest {
                         });
     }
 
-    private static String low(Observation.Context context, String key) {
+    private static Store open(StoreObserver observer) {
+        return InMemoryStores.backend()
+                .open(StoreConfig.of("main", "in-memory").withObserver(observer));
+    }
+
+    private Store observed() {
+        return open(new StoreObservations(registry));
+    }
+
+    private static @Nullable String low(Observation.Context context, String key) {
         KeyValue value = context.getLowCardinalityKeyValue(key);
         return value == null ? null : value.getValue();
     }
@@ -54,7 +68,7 @@ class StoreObservationsTest {
             "each operation is one observation: its name, the store, the outcome, the key as"
                     + " high-cardinality subject")
     void operations() {
-        Store store = StoreObservations.observe(InMemoryStores.open(), registry);
+        Store store = observed();
         store.ranges().acquire("orders", 10);
         store.ranges().seal("orders");
         assertThatThrownBy(() -> store.ranges().acquire("orders", 10))
@@ -78,7 +92,7 @@ class StoreObservationsTest {
     @Test
     @DisplayName("slot operations are observed too, a lease's namespace as the subject")
     void slots() {
-        Store store = StoreObservations.observe(InMemoryStores.open(), registry);
+        Store store = observed();
         store.slots().define("workers", 2, Duration.ofMillis(100));
         SlotLease lease = store.slots().acquire("workers", "host-1", Duration.ofMinutes(1));
         store.slots().release(store.slots().renew(lease));
@@ -100,7 +114,7 @@ class StoreObservationsTest {
         withMeters
                 .observationConfig()
                 .observationHandler(new DefaultMeterObservationHandler(meters));
-        Store store = StoreObservations.observe(InMemoryStores.open(), withMeters);
+        Store store = open(new StoreObservations(withMeters));
         for (int i = 0; i < 50; i++) {
             store.ranges().acquire("key-" + i, 1);
         }
@@ -116,9 +130,72 @@ class StoreObservationsTest {
     }
 
     @Test
-    @DisplayName("a no-op registry leaves the store as it is")
-    void noop() {
-        Store store = InMemoryStores.open();
-        assertThat(StoreObservations.observe(store, ObservationRegistry.NOOP)).isSameAs(store);
+    @DisplayName("events are reported inside the observation, so meters see it as current")
+    void eventsInsideObservation() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        StoreObserver current =
+                new StoreObserver() {
+                    @Override
+                    public void operation(OperationEvent event) {
+                        Observation observation = registry.getCurrentObservation();
+                        KeyValue operation =
+                                observation == null
+                                        ? null
+                                        : observation
+                                                .getContextView()
+                                                .getLowCardinalityKeyValue("operation");
+                        seen.add(operation == null ? "none" : operation.getValue());
+                    }
+                };
+        Store store = open(StoreObserver.all(List.of(new StoreObservations(registry), current)));
+        store.ranges().acquire("orders", 10);
+        store.ranges().peek("orders");
+        assertThat(seen).containsExactly("range.acquire", "range.peek");
+    }
+
+    @Test
+    @DisplayName("a convention of the caller's replaces the default one")
+    void customConvention() {
+        StoreObservationConvention mine =
+                new DefaultStoreObservationConvention() {
+                    @Override
+                    public String getName() {
+                        return "ids.store";
+                    }
+
+                    @Override
+                    public KeyValues getHighCardinalityKeyValues(StoreObservationContext context) {
+                        return KeyValues.empty();
+                    }
+                };
+        Store store = open(new StoreObservations(registry, mine));
+        store.ranges().acquire("orders", 10);
+        assertThat(stopped)
+                .singleElement()
+                .satisfies(
+                        c -> {
+                            assertThat(c.getName()).isEqualTo("ids.store");
+                            assertThat(low(c, "operation")).isEqualTo("range.acquire");
+                            assertThat(c.getHighCardinalityKeyValue("subject")).isNull();
+                        });
+    }
+
+    @Test
+    @DisplayName("the documentation lists every key the default convention sets")
+    void documented() {
+        Store store = observed();
+        store.ranges().acquire("orders", 10);
+        Observation.Context context = stopped.get(0);
+        assertThat(StoreObservationDocumentation.OPERATION.getLowCardinalityKeyNames())
+                .extracting(KeyName::asString)
+                .containsExactlyInAnyOrderElementsOf(
+                        context.getLowCardinalityKeyValues().stream()
+                                .map(KeyValue::getKey)
+                                .toList());
+        assertThat(StoreObservationDocumentation.OPERATION.getHighCardinalityKeyNames())
+                .extracting(KeyName::asString)
+                .containsExactly("subject");
+        assertThat(StoreObservationDocumentation.OPERATION.getDefaultConvention())
+                .isEqualTo(DefaultStoreObservationConvention.class);
     }
 }
