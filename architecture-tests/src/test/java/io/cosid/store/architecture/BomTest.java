@@ -51,6 +51,7 @@ class BomTest {
                         "cosid-store-zookeeper",
                         "cosid-store-cosid",
                         "cosid-store-micrometer",
+                        "cosid-store-spring-boot-autoconfigure",
                         "cosid-store-spring-boot-starter",
                         "cosid-store-tck");
     }

@@ -76,7 +76,7 @@ final class MigrateCommand implements Callable<Integer> {
             description =
                     "Tolerance of the machine-id namespaces; the same as the applications'"
                             + " StoreMachineIdDistributor's (default ${DEFAULT-VALUE}, as the"
-                            + " Spring Boot starter's cosid.store-machine.tolerance).")
+                            + " Spring Boot starter's cosid-store.machine.tolerance).")
     String tolerance = StoreConfig.formatDuration(Namespace.DEFAULT_TOLERANCE);
 
     @Option(

@@ -93,7 +93,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
     /**
      * The clock skew tolerance to build a distributor with when nobody chose one: {@link
      * Namespace#DEFAULT_TOLERANCE}, also the default of the Spring Boot starter's {@code
-     * cosid.store-machine.tolerance} and of {@code cosid-store migrate --from-cosid-zookeeper
+     * cosid-store.machine.tolerance} and of {@code cosid-store migrate --from-cosid-zookeeper
      * --tolerance}, so that what one defines the other accepts.
      */
     public static final Duration DEFAULT_TOLERANCE = Namespace.DEFAULT_TOLERANCE;
@@ -391,7 +391,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
                         "the tolerance cannot change: give this distributor the namespace's"
                                 + " tolerance, "
                                 + StoreConfig.formatDuration(existing.tolerance())
-                                + " (Spring Boot: cosid.store-machine.tolerance; a migration"
+                                + " (Spring Boot: cosid-store.machine.tolerance; a migration"
                                 + " from CosId: --tolerance; both default to "
                                 + StoreConfig.formatDuration(DEFAULT_TOLERANCE)
                                 + ")";

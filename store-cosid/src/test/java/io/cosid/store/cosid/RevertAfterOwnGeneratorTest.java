@@ -67,7 +67,7 @@ class RevertAfterOwnGeneratorTest {
     void nextHolderStampsAboveEveryUsedTimestamp() throws Exception {
         assumeTrue(
                 ForkedEnsemble.faketimeAvailable(),
-                "libfaketime's faketime (Debian package faketime) is not installed");
+                "libfaketime (Debian package faketime) is not installed");
         Process b = startBehind("-1.5s", 20_000);
         try {
             Store a = generating.zooKeeper(SERVER.server().connectString(), root, "process-a");
@@ -110,7 +110,6 @@ class RevertAfterOwnGeneratorTest {
      */
     private Process startBehind(String offset, int count) throws IOException {
         List<String> command = new ArrayList<>();
-        command.addAll(List.of("/usr/bin/faketime", "-f", offset));
         command.addAll(
                 List.of(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -130,7 +129,7 @@ class RevertAfterOwnGeneratorTest {
                         Integer.toString(count)));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         // only the wall clock is shifted: the lease's ttl runs on real monotonic time
-        builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        ForkedEnsemble.shiftWallClock(builder, offset);
         Process process = builder.start();
         BufferedReader out =
                 new BufferedReader(

@@ -158,12 +158,35 @@ public final class ForkedEnsemble implements ZooKeeperServer {
     }
 
     /**
-     * Whether libfaketime's {@code faketime} wrapper is installed here.
+     * libfaketime for multi-threaded programs, preloaded directly rather than through the {@code
+     * faketime} wrapper: the wrapper keeps a semaphore per process id in /dev/shm that a process
+     * killed with SIGKILL leaves behind, and a later process with that id then fails to start.
+     */
+    private static final Path LIBFAKETIME =
+            Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1");
+
+    /**
+     * Whether libfaketime is installed here (Debian package libfaketime, which package faketime
+     * brings).
      *
      * @return true when clock offsets can be applied
      */
     public static boolean faketimeAvailable() {
-        return Files.isExecutable(Path.of("/usr/bin/faketime"));
+        return Files.isReadable(LIBFAKETIME);
+    }
+
+    /**
+     * Makes the process {@code builder} starts run with its wall clock shifted by {@code offset}
+     * (libfaketime's notation, such as {@code "-3s"}); its monotonic clock stays real, so sessions,
+     * elections and leases run on real time.
+     *
+     * @param builder the process's builder
+     * @param offset the offset
+     */
+    public static void shiftWallClock(ProcessBuilder builder, String offset) {
+        builder.environment().put("LD_PRELOAD", LIBFAKETIME.toString());
+        builder.environment().put("FAKETIME", offset);
+        builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
     }
 
     /**
@@ -399,10 +422,6 @@ public final class ForkedEnsemble implements ZooKeeperServer {
             Path cfgFile = m.dir.resolve("zoo.cfg");
             Files.writeString(cfgFile, cfg.toString());
             List<String> command = new ArrayList<>();
-            String offset = clockOffsets.get(m.id);
-            if (offset != null) {
-                command.addAll(List.of("/usr/bin/faketime", "-f", offset));
-            }
             command.addAll(
                     List.of(
                             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -420,8 +439,10 @@ public final class ForkedEnsemble implements ZooKeeperServer {
                             ServerLauncher.class.getName(),
                             cfgFile.toString()));
             ProcessBuilder builder = new ProcessBuilder(command);
-            // only the wall clock is shifted: sessions and elections run on real monotonic time
-            builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+            String offset = clockOffsets.get(m.id);
+            if (offset != null) {
+                shiftWallClock(builder, offset);
+            }
             m.process =
                     builder.redirectErrorStream(true)
                             .redirectOutput(

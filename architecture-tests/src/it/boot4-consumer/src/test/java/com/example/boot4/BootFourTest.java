@@ -6,7 +6,6 @@ import io.cosid.store.RangeStore;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.Store;
 import io.cosid.store.micrometer.StoreObservations;
-import io.cosid.store.spring.CosIdStoreAutoConfiguration;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -24,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -43,7 +42,7 @@ class BootFourTest {
 
     private final ApplicationContextRunner runner =
             new ApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(CosIdStoreAutoConfiguration.class));
+                    .withConfiguration(CosIdStoreAutoConfigurations.all());
 
     @Test
     void runsOnBootFour() {
@@ -92,18 +91,30 @@ class BootFourTest {
     }
 
     @Test
-    void healthIndicatorOnBootFoursHealthTypes() {
+    void healthPerStoreOnBootFoursHealthTypes() {
         runner.withPropertyValues("cosid.stores.main.type=in-memory")
                 .run(
                         context -> {
                             HealthIndicator health =
-                                    context.getBean(
-                                            "cosidStoreHealthIndicator", HealthIndicator.class);
+                                    (HealthIndicator)
+                                            context.getBean(
+                                                            "cosidStoreHealthContributor",
+                                                            CompositeHealthContributor.class)
+                                                    .getContributor("main");
                             assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-                            assertThat(health.health().getDetails()).containsKey("main");
+                            assertThat(health.health().getDetails())
+                                    .containsEntry("reachable", true);
                             context.getBean(Store.class).close();
                             assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
                         });
+    }
+
+    @Test
+    void healthSwitchedOffByManagementProperty() {
+        runner.withPropertyValues(
+                        "cosid.stores.main.type=in-memory",
+                        "management.health.cosid-store.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean("cosidStoreHealthContributor"));
     }
 
     @Test
@@ -125,7 +136,7 @@ class BootFourTest {
                         });
         runner.withBean(ObservationRegistry.class, () -> registry)
                 .withPropertyValues(
-                        "cosid.stores.main.type=in-memory", "cosid.observations.enabled=true")
+                        "cosid.stores.main.type=in-memory", "cosid-store.observations.enabled=true")
                 .run(
                         context -> {
                             context.getBean(RangeStore.class).acquire("k", 10);
@@ -149,7 +160,7 @@ class BootFourTest {
                         .web(WebApplicationType.NONE)
                         .properties(
                                 "cosid.stores.main.type=in-memory",
-                                "cosid.store-machine.tolerance=0s")
+                                "cosid-store.machine.tolerance=0s")
                         .run()) {
             SegmentChainId ids =
                     new SegmentChainId(

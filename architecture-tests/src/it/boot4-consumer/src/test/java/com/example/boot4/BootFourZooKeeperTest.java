@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cosid.store.RangeStore;
 import io.cosid.store.StoreObserver;
 import io.cosid.store.micrometer.StoreMetrics;
-import io.cosid.store.spring.CosIdStoreAutoConfiguration;
+import io.cosid.store.spring.StoreConfigCustomizer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -34,7 +35,7 @@ class BootFourZooKeeperTest {
 
     private final ApplicationContextRunner runner =
             new ApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(CosIdStoreAutoConfiguration.class));
+                    .withConfiguration(CosIdStoreAutoConfigurations.all());
 
     private EmbeddedServer server;
 
@@ -73,7 +74,7 @@ class BootFourZooKeeperTest {
                 };
         runner.withPropertyValues("cosid.stores.zk.type=zookeeper")
                 .withBean("curator", CuratorFramework.class, () -> client)
-                .withBean(StoreObserver.class, () -> closeWatch)
+                .withBean(StoreConfigCustomizer.class, () -> StoreConfigCustomizer.observer(closeWatch))
                 .run(
                         context -> {
                             assertThat(
@@ -152,8 +153,11 @@ class BootFourZooKeeperTest {
                 .run(
                         context -> {
                             HealthIndicator health =
-                                    context.getBean(
-                                            "cosidStoreHealthIndicator", HealthIndicator.class);
+                                    (HealthIndicator)
+                                            context.getBean(
+                                                            "cosidStoreHealthContributor",
+                                                            CompositeHealthContributor.class)
+                                                    .getContributor("zk");
                             assertThat(health.health().getStatus()).isEqualTo(Status.UP);
                             server.close();
                             assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
