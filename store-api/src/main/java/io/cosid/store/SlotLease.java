@@ -12,17 +12,15 @@ import java.util.Objects;
  * stop using the lease once {@code ttl} has passed on its monotonic clock since it sent the acquire
  * or renew request, whichever comes first. {@link LeaseGuard} implements that rule.
  *
- * @param namespace the namespace's name
- * @param slot the slot number, {@code 0 <= slot < limit}
- * @param ownerKey the owner that holds this term
- * @param fence the term's fence token: strictly larger than every earlier term's fence of this slot
- * @param incarnation how many terms in a row this owner key has held this slot (1 for a new owner)
- * @param floor the first timestamp the holder may use: at or after the end of every earlier term's
- *     window
- * @param expiresAt when the lease expires by the store's clock unless renewed
- * @param ceiling the end (exclusive) of the holder's timestamp window: {@code expiresAt +
- *     tolerance} or more
- * @param ttl the lease's time to live, as requested
+ * @param namespace {@link SlotTerm#namespace()}
+ * @param slot {@link SlotTerm#slot()}
+ * @param ownerKey {@link SlotTerm#ownerKey()}: the owner that holds this term
+ * @param fence {@link SlotTerm#fence()}, 1 or more
+ * @param incarnation {@link SlotTerm#incarnation()}, 1 or more
+ * @param floor {@link SlotTerm#floor()}
+ * @param expiresAt {@link SlotTerm#expiresAt()}
+ * @param ceiling {@link SlotTerm#ceiling()}
+ * @param ttl {@link SlotTerm#ttl()}
  * @param tolerance the namespace's clock-skew tolerance when the term started
  */
 public record SlotLease(
@@ -35,7 +33,8 @@ public record SlotLease(
         Instant expiresAt,
         Instant ceiling,
         Duration ttl,
-        Duration tolerance) {
+        Duration tolerance)
+        implements SlotTerm {
 
     /**
      * Checks the lease's values.
@@ -75,16 +74,5 @@ public record SlotLease(
                             + ", ceiling="
                             + ceiling);
         }
-    }
-
-    /**
-     * Whether a timestamp lies in this lease's window {@code [floor, ceiling)}. This alone does not
-     * say the lease is still usable; see {@link LeaseGuard}.
-     *
-     * @param timestamp a timestamp
-     * @return {@code true} when {@code floor <= timestamp < ceiling}
-     */
-    public boolean windowContains(Instant timestamp) {
-        return !timestamp.isBefore(floor) && timestamp.isBefore(ceiling);
     }
 }

@@ -11,18 +11,18 @@ import java.util.Optional;
  * <p>A slot that was never held has {@code fence == 0}, an empty {@code ownerKey} and all instants
  * at the epoch, unless {@link SlotLeaseStore#advance} raised its fence or next floor.
  *
- * @param namespace the namespace's name
- * @param slot the slot number
- * @param ownerKey the owner key of the slot's latest term, empty if it was never held
- * @param fence the latest term's fence, 0 if never held
- * @param incarnation the latest term's incarnation, 0 if never held
- * @param floor the latest term's floor
- * @param expiresAt the latest term's expiry by the store's clock
- * @param ceiling the latest term's ceiling
+ * @param namespace {@link SlotTerm#namespace()}
+ * @param slot {@link SlotTerm#slot()}
+ * @param ownerKey {@link SlotTerm#ownerKey()} of the latest term, empty if it was never held
+ * @param fence {@link SlotTerm#fence()} of the latest term, 0 if never held
+ * @param incarnation {@link SlotTerm#incarnation()} of the latest term, 0 if never held
+ * @param floor {@link SlotTerm#floor()} of the latest term
+ * @param expiresAt {@link SlotTerm#expiresAt()} of the latest term
+ * @param ceiling {@link SlotTerm#ceiling()} of the latest term
  * @param nextFloor the floor the next term will get
  * @param released whether the latest term was released (or ended by {@link SlotLeaseStore#advance})
  * @param releasedAt when the latest term was released by the store's clock, the epoch if it was not
- * @param ttl the latest term's ttl, zero if never held
+ * @param ttl {@link SlotTerm#ttl()} of the latest term, zero if never held
  */
 public record SlotView(
         String namespace,
@@ -36,7 +36,8 @@ public record SlotView(
         Instant nextFloor,
         boolean released,
         Instant releasedAt,
-        Duration ttl) {
+        Duration ttl)
+        implements SlotTerm {
 
     /**
      * Checks that no value is null.
