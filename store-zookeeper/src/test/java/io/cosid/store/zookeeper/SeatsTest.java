@@ -243,6 +243,56 @@ class SeatsTest {
     }
 
     @Test
+    @DisplayName(
+            "beyond the 64 one write serves, oldest first, is served by the next write; every"
+                    + " range stays disjoint")
+    void atMostSixtyFourSeatsPerWrite() throws Exception {
+        Store store = open(null, BUDGET);
+        useKey(store);
+        int seated = 65;
+        List<String> seats = new ArrayList<>();
+        for (int i = 0; i < seated; i++) {
+            // order i: the seats sort oldest first as planted; two values each
+            String path = line() + String.format("/s-%d-2-planted%02d", i, i);
+            fixture.admin().create().withMode(CreateMode.EPHEMERAL).forPath(path);
+            seats.add(path.substring(path.lastIndexOf('/') + 1));
+        }
+        fixture.admin().setData().forPath(line(), new byte[0]); // as a post bumps the line
+
+        Range first = recorder.acquire(store.ranges(), KEY, 1);
+        assertThat(seats())
+                .as("the seat left after one write: the newest")
+                .containsExactly(seats.get(seated - 1));
+        Range second = recorder.acquire(store.ranges(), KEY, 1);
+        assertThat(seats()).as("the seats after the next write").isEmpty();
+
+        List<long[]> served = new ArrayList<>();
+        for (String seat : seats) {
+            byte[] data = fixture.admin().getData().forPath(line() + "/r-" + seat);
+            String range = new String(data, StandardCharsets.US_ASCII);
+            int colon = range.indexOf(':');
+            served.add(
+                    new long[] {
+                        Long.parseLong(range.substring(0, colon)),
+                        Long.parseLong(range.substring(colon + 1))
+                    });
+        }
+        for (int i = 0; i < seated - 1; i++) {
+            assertThat(served.get(i)[0])
+                    .as("seat %d served right after the first write and seat %d", i, i - 1)
+                    .isEqualTo(i == 0 ? first.end() : served.get(i - 1)[1]);
+            assertThat(served.get(i)[1] - served.get(i)[0]).as("its size").isEqualTo(2);
+        }
+        assertThat(second.start())
+                .as("the second write starts after the 64 seats the first served")
+                .isEqualTo(served.get(seated - 2)[1]);
+        assertThat(served.get(seated - 1))
+                .as("the 65th seat: served right after the second write")
+                .containsExactly(second.end(), second.end() + 2);
+        HistoryChecker.check(recorder.events()).assertValid();
+    }
+
+    @Test
     @DisplayName("on a key sealed meanwhile is refused, and its seat is gone")
     void keySealedWhileWaiting() throws Exception {
         ZooKeeperProxy proxy = proxy();
