@@ -39,10 +39,13 @@ final class Reporter {
      * and reports it there: {@code body} may report lease events of its own, which then fall inside
      * the hook too.
      */
-    <T> T run(Operation operation, String subject, Supplier<T> body) {
+    <T> T run(Operation operation, @Nullable String subject, Supplier<T> body) {
+        // a null key or namespace is the caller's bad input, which the store refuses: reported as
+        // about nothing
+        String about = subject == null ? "" : subject;
         return observer.around(
-                new OperationStart(store, type, operation, subject),
-                () -> timed(operation, subject, body));
+                new OperationStart(store, type, operation, about),
+                () -> timed(operation, about, body));
     }
 
     private <T> T timed(Operation operation, String subject, Supplier<T> body) {
@@ -82,7 +85,7 @@ final class Reporter {
                         operation,
                         outcome,
                         Duration.ofNanos(ended - started),
-                        subject == null ? "" : subject,
+                        subject,
                         failure));
     }
 }

@@ -197,6 +197,8 @@ public abstract class ObservationContract extends StoreContractSupport {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> s.slots().define("bad/name", 2, Duration.ofMillis(200)))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.ranges().acquire(nullKey(), 10))
+                .isInstanceOf(IllegalArgumentException.class);
         s.close();
         assertThatThrownBy(() -> s.ranges().acquire("orders", 10))
                 .isInstanceOf(IllegalStateException.class);
@@ -204,7 +206,15 @@ public abstract class ObservationContract extends StoreContractSupport {
                 .containsExactly(
                         "range.acquire refused",
                         "namespace.define refused",
+                        "range.acquire refused",
                         "range.acquire refused");
+        assertThat(recording.operations.get(2).subject()).as("a null key: about nothing").isEmpty();
+    }
+
+    /** A null key, as a caller may pass one. */
+    @SuppressWarnings("NullAway") // the point: bad input
+    private static String nullKey() {
+        return null;
     }
 
     @Test
