@@ -17,7 +17,7 @@ public record Namespace(String name, int limit, Duration tolerance) {
     /**
      * The tolerance cosid-store's integrations define namespaces with when nobody chose one:
      * CosId's machine-id distributor, the Spring Boot starter's {@code
-     * cosid.store-machine.tolerance} and {@code cosid-store migrate --from-cosid-zookeeper}, so
+     * cosid-store.machine.tolerance} and {@code cosid-store migrate --from-cosid-zookeeper}, so
      * that a namespace one of them defined is accepted by the others. A namespace's tolerance never
      * changes once defined.
      */

@@ -205,7 +205,7 @@ class StoreMachineIdDistributorTest {
                     .hasMessageContaining("exists with limit 4 and tolerance 2s")
                     .hasMessageContaining("tolerance 1s:")
                     .hasMessageContaining("give this distributor the namespace's tolerance, 2s")
-                    .hasMessageContaining("cosid.store-machine.tolerance")
+                    .hasMessageContaining("cosid-store.machine.tolerance")
                     .hasMessageContaining("--tolerance");
             assertThat(StoreMachineIdDistributor.DEFAULT_TOLERANCE)
                     .isEqualTo(Duration.ofSeconds(1));
