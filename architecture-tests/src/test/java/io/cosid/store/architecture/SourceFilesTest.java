@@ -40,13 +40,14 @@ class SourceFilesTest {
     }
 
     @Test
-    @DisplayName("no line is longer than 100 columns")
+    @DisplayName("no line is longer than 100 columns, but an import (never wrapped)")
     void lineLimit() {
         List<String> tooLong = new ArrayList<>();
         for (Path file : javaFiles()) {
             List<String> lines = lines(file);
             for (int i = 0; i < lines.size(); i++) {
-                if (lines.get(i).length() > LINE_LIMIT) {
+                // Google Java Style 3.3.1: imports are not line-wrapped, the limit does not apply
+                if (lines.get(i).length() > LINE_LIMIT && !lines.get(i).startsWith("import ")) {
                     tooLong.add(root().relativize(file) + ":" + (i + 1));
                 }
             }

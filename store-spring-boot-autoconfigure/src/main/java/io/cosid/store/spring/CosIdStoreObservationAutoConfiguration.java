@@ -21,7 +21,8 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(
         after = CosIdStoreAutoConfiguration.class,
         afterName = {
-            "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
+            "org.springframework.boot.actuate.autoconfigure.observation"
+                    + ".ObservationAutoConfiguration",
             "org.springframework.boot.micrometer.observation.autoconfigure"
                     + ".ObservationAutoConfiguration"
         })

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cosid.store.RangeStore;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreObserver;
 import io.cosid.store.inmemory.InMemoryStores;
 import io.cosid.store.micrometer.DefaultStoreObservationConvention;
@@ -218,7 +219,7 @@ class CosIdStoreAutoConfigurationTest {
                             StoreConfigCustomizer.class,
                             () ->
                                     config ->
-                                            new io.cosid.store.StoreConfig(
+                                            new StoreConfig(
                                                     "other",
                                                     config.type(),
                                                     config.timeout(),

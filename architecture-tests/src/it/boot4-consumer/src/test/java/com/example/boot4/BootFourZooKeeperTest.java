@@ -74,7 +74,9 @@ class BootFourZooKeeperTest {
                 };
         runner.withPropertyValues("cosid.stores.zk.type=zookeeper")
                 .withBean("curator", CuratorFramework.class, () -> client)
-                .withBean(StoreConfigCustomizer.class, () -> StoreConfigCustomizer.observer(closeWatch))
+                .withBean(
+                        StoreConfigCustomizer.class,
+                        () -> StoreConfigCustomizer.observer(closeWatch))
                 .run(
                         context -> {
                             assertThat(
