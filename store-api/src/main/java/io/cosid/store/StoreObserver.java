@@ -121,7 +121,10 @@ public interface StoreObserver {
         if (list.size() == 1) {
             return list.get(0);
         }
-        return new AllObservers(List.copyOf(list));
+        List<StoreObserver> all = List.copyOf(list);
+        return all.stream().anyMatch(AllObservers::surrounds)
+                ? new AllObservers.Surrounding(all)
+                : new AllObservers(all);
     }
 
     /** The operations a store reports, one per public method. */

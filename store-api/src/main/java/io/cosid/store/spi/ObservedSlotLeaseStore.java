@@ -74,16 +74,21 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
 
     @Override
     public SlotLease renew(SlotLease lease) {
-        return reporter.run(
-                Operation.SLOT_RENEW,
-                subject(lease),
-                () -> {
-                    long sent = System.nanoTime();
-                    SlotLease renewed = endingIfLost(lease, () -> slots.renew(lease));
-                    Duration margin = terms.renewed(lease, renewed, sent);
-                    report(LeaseEvent.Kind.RENEWED, renewed, validFor(renewed, sent), margin);
-                    return renewed;
-                });
+        return reporter.run(Operation.SLOT_RENEW, subject(lease), () -> renewed(lease));
+    }
+
+    private SlotLease renewed(SlotLease lease) {
+        long sent = System.nanoTime();
+        SlotLease renewed;
+        try {
+            renewed = slots.renew(lease);
+        } catch (RuntimeException | Error e) {
+            lostIfSo(lease, e);
+            throw e;
+        }
+        Duration margin = terms.renewed(lease, renewed, sent);
+        report(LeaseEvent.Kind.RENEWED, renewed, validFor(renewed, sent), margin);
+        return renewed;
     }
 
     @Override

@@ -16,10 +16,14 @@ final class Reporter {
     private final String type;
     private final StoreObserver observer;
 
+    /** Whether operations run inside the observer's around-hook: only when it has one. */
+    private final boolean surrounded;
+
     Reporter(String store, String type, StoreObserver observer) {
         this.store = store;
         this.type = type;
         this.observer = observer;
+        this.surrounded = observer instanceof SafeObserver safe && safe.surrounds();
     }
 
     String store() {
@@ -43,6 +47,9 @@ final class Reporter {
         // a null key or namespace is the caller's bad input, which the store refuses: reported as
         // about nothing
         String about = subject == null ? "" : subject;
+        if (!surrounded) {
+            return timed(operation, about, body);
+        }
         return observer.around(
                 new OperationStart(store, type, operation, about),
                 () -> timed(operation, about, body));

@@ -16,8 +16,33 @@ public final class SafeObserver implements StoreObserver {
     private final StoreObserver observer;
     private final AtomicBoolean warned = new AtomicBoolean();
 
+    /** Whether the observer has an around-hook of its own (else operations skip the hook). */
+    private final boolean surrounds;
+
     private SafeObserver(StoreObserver observer) {
         this.observer = observer;
+        this.surrounds = surrounds(observer);
+    }
+
+    /**
+     * Whether {@code observer} overrides {@link StoreObserver#around}: an observer that does not
+     * would only call the operation, so the store calls it directly and saves the guarded call's
+     * allocations (docs/performance-history.md, "What the around-hook costs").
+     */
+    static boolean surrounds(StoreObserver observer) {
+        try {
+            return observer.getClass()
+                            .getMethod("around", OperationStart.class, Supplier.class)
+                            .getDeclaringClass()
+                    != StoreObserver.class;
+        } catch (NoSuchMethodException e) {
+            return true; // cannot happen: every observer has it; the safe answer anyway
+        }
+    }
+
+    /** Whether the observer has an around-hook of its own. */
+    boolean surrounds() {
+        return surrounds;
     }
 
     /**
