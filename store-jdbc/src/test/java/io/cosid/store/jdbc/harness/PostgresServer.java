@@ -1,0 +1,199 @@
+package io.cosid.store.jdbc.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+
+/**
+ * A real PostgreSQL server for tests: one version's programs ({@link PostgresBinaries}), a data
+ * directory copied from the version's template, listening on a free loopback port with its socket
+ * in the data directory, with PostgreSQL's defaults for durability ({@code fsync} and {@code
+ * synchronous_commit} on). Each caller gets a database of its own ({@link #createDatabase}).
+ * Closing stops the server (a fast shutdown) and deletes its data.
+ */
+public final class PostgresServer implements AutoCloseable {
+
+    private static final Duration START_BUDGET = Duration.ofMinutes(2);
+
+    private final PostgresBinaries binaries;
+    private final Path data;
+    private final int port;
+    private final Process process;
+    private final AtomicInteger databases = new AtomicInteger();
+
+    private PostgresServer(PostgresBinaries binaries, Path data, int port, Process process) {
+        this.binaries = binaries;
+        this.data = data;
+        this.port = port;
+        this.process = process;
+    }
+
+    /**
+     * Starts a server of PostgreSQL {@code version} (a zonky artifact version such as 18.7.0) and
+     * waits until it answers.
+     *
+     * @param version the version
+     * @return the running server
+     */
+    public static PostgresServer start(String version) {
+        PostgresBinaries binaries = PostgresBinaries.of(version);
+        try {
+            Path data = PostgresBinaries.runs().resolve("run-" + UUID.randomUUID());
+            copyTemplate(binaries, data);
+            int port = freePort();
+            List<String> command = new ArrayList<>(PostgresBinaries.asUnprivileged());
+            command.addAll(
+                    List.of(
+                            binaries.program("postgres").toString(),
+                            "-D",
+                            data.toString(),
+                            "-p",
+                            Integer.toString(port),
+                            "-k",
+                            data.toString(),
+                            "-c",
+                            "listen_addresses=127.0.0.1"));
+            Process process =
+                    new ProcessBuilder(command)
+                            .redirectErrorStream(true)
+                            .redirectOutput(
+                                    data.resolveSibling(data.getFileName() + ".log").toFile())
+                            .start();
+            PostgresServer server = new PostgresServer(binaries, data, port, process);
+            server.awaitAnswer();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start PostgreSQL " + version, e);
+        }
+    }
+
+    /** The version this server runs (a zonky artifact version). */
+    public String version() {
+        return binaries.version();
+    }
+
+    /**
+     * The JDBC URL of {@code database} on this server.
+     *
+     * @param database the database's name
+     * @return the URL
+     */
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
+    }
+
+    /**
+     * A new connection to {@code database}.
+     *
+     * @param database the database's name
+     * @return the connection
+     * @throws SQLException if it cannot connect
+     */
+    public Connection connect(String database) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(database));
+    }
+
+    /**
+     * Creates a database nobody else uses.
+     *
+     * @return its name
+     */
+    public String createDatabase() {
+        String name = "t" + databases.incrementAndGet();
+        try (Connection c = connect("postgres");
+                Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create database " + name, e);
+        }
+        return name;
+    }
+
+    /**
+     * The operating-system user the server's postmaster runs as.
+     *
+     * @return the user's name
+     * @throws IOException if the postmaster's pid file or process cannot be read
+     */
+    public String osUser() throws IOException {
+        String pid = Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim();
+        return Files.getOwner(Path.of("/proc", pid)).getName();
+    }
+
+    private void awaitAnswer() {
+        Awaitility.await("PostgreSQL " + version() + " answering on port " + port)
+                .atMost(START_BUDGET)
+                .pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsInstanceOf(SQLException.class)
+                .until(
+                        () -> {
+                            if (!process.isAlive()) {
+                                throw new IllegalStateException("PostgreSQL exited: see " + log());
+                            }
+                            try (Connection c = connect("postgres")) {
+                                return c.isValid(5);
+                            }
+                        });
+    }
+
+    private Path log() {
+        return data.resolveSibling(data.getFileName() + ".log");
+    }
+
+    @Override
+    public void close() {
+        try {
+            List<String> stop = new ArrayList<>(PostgresBinaries.asUnprivileged());
+            stop.addAll(
+                    List.of(
+                            binaries.program("pg_ctl").toString(),
+                            "stop",
+                            "-D",
+                            data.toString(),
+                            "-m",
+                            "fast",
+                            "-w"));
+            OsProcesses.run(stop);
+            process.waitFor();
+            OsProcesses.run(List.of("rm", "-rf", data.toString(), log().toString()));
+        } catch (IOException e) {
+            process.destroyForcibly();
+            throw new UncheckedIOException("cannot stop PostgreSQL on port " + port, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+
+    private static void copyTemplate(PostgresBinaries binaries, Path data) throws IOException {
+        List<String> copy = new ArrayList<>(PostgresBinaries.asUnprivileged());
+        copy.addAll(List.of("cp", "-a", binaries.template().toString(), data.toString()));
+        OsProcesses.run(copy);
+        if (!Files.isDirectory(data)) {
+            throw new IOException("the template was not copied to " + data);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PostgreSQL " + version() + " on 127.0.0.1:" + port;
+    }
+}
