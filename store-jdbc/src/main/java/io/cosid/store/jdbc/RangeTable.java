@@ -1,35 +1,45 @@
 package io.cosid.store.jdbc;
 
-import io.cosid.store.RangeExhaustedException;
-import io.cosid.store.RangeSealedException;
-import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.RangeState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A PostgreSQL table of range keys, and the one statement that acquires a range from it.
+ * A PostgreSQL table of range keys, and the statements that write and read it.
  *
- * <p>An acquire is one statement in autocommit, so one round trip: with no {@link RangeMark} for
- * the key, an upsert that inserts the row at {@code size} or adds {@code size} to it; with a mark,
- * an update whose condition holds the guards (the same incarnation, not sealed, not below the mark,
- * no overflow), so a row changed behind the store's back is refused and left as it is. The row's
- * lock queues contending writers in the database: no retries, served in the order they came. Only
- * when the statement changed nothing does a second one read why.
+ * <p>Every write is one statement in autocommit, so one round trip: for a key the store never saw,
+ * an upsert that inserts the row or changes it; for a key it saw, an update whose condition holds
+ * the guards (the same incarnation, not below the store's mark, and the write's own: not sealed, no
+ * overflow), so a row changed behind the store's back is refused and left as it is. The row's lock
+ * queues contending writers in the database: no retries. Only a statement that changed nothing is
+ * followed by a read of why ({@link RangeRefusals}).
+ *
+ * <p>Rows are found by the SHA-256 of their key (a key may be 1,024 characters, more bytes than a
+ * PostgreSQL index entry holds); the key itself is checked too.
  */
 final class RangeTable {
 
     private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
+    private static final String HASH = "sha256(convert_to(?, 'UTF8'))";
+
     private final String table;
-    private final String upsert;
-    private final String update;
+    private final Map<RangeWrite, String> upserts = new EnumMap<>(RangeWrite.class);
+    private final Map<RangeWrite, String> updates = new EnumMap<>(RangeWrite.class);
     private final String read;
+    private final String list;
 
     /**
      * The table {@code name} (lower-case letters, digits, underscores).
@@ -45,30 +55,61 @@ final class RangeTable {
                             + " starting with a letter or underscore");
         }
         this.table = name;
-        this.upsert =
-                "INSERT INTO "
+        for (RangeWrite w : RangeWrite.values()) {
+            upserts.put(w, upsert(w));
+            updates.put(w, update(w));
+        }
+        this.read =
+                "SELECT range_key, next_value, sealed, incarnation FROM "
                         + name
-                        + " AS r (range_key, next_value) VALUES (?, ?)"
-                        + " ON CONFLICT (range_key) DO UPDATE"
-                        + " SET next_value = r.next_value + EXCLUDED.next_value"
-                        + " WHERE NOT r.sealed"
-                        + " AND r.next_value <= 9223372036854775807 - EXCLUDED.next_value"
-                        + " RETURNING r.next_value, r.incarnation";
-        this.update =
-                "UPDATE "
-                        + name
-                        + " SET next_value = next_value + ?"
-                        + " WHERE range_key = ? AND incarnation = ? AND NOT sealed"
-                        + " AND next_value >= ? AND next_value <= 9223372036854775807 - ?"
-                        + " RETURNING next_value, incarnation";
-        this.read = "SELECT next_value, sealed, incarnation FROM " + name + " WHERE range_key = ?";
+                        + " WHERE key_hash = "
+                        + HASH;
+        this.list = "SELECT range_key, next_value, sealed FROM " + name;
+    }
+
+    private String upsert(RangeWrite w) {
+        String v = "EXCLUDED.next_value";
+        return "INSERT INTO "
+                + table
+                + " AS r (key_hash, range_key, next_value, sealed) VALUES ("
+                + HASH
+                + ", ?, ?, "
+                + w.insertsSealed
+                + ") ON CONFLICT (key_hash) DO UPDATE SET next_value = "
+                + w.next.replace("$v", v)
+                + ", sealed = "
+                + w.sealed
+                + " WHERE r.range_key = EXCLUDED.range_key AND "
+                + w.guard.replace("$v", v)
+                + " RETURNING r.next_value, r.incarnation";
+    }
+
+    private String update(RangeWrite w) {
+        String v = "v.value";
+        return "UPDATE "
+                + table
+                + " AS r SET next_value = "
+                + w.next.replace("$v", v)
+                + ", sealed = "
+                + w.sealed
+                + " FROM (SELECT ?::bigint AS value) v WHERE r.key_hash = "
+                + HASH
+                + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ? AND "
+                + w.guard.replace("$v", v)
+                + " RETURNING r.next_value, r.incarnation";
+    }
+
+    /** The table's name. */
+    String name() {
+        return table;
     }
 
     /** The statement that creates the table when it is missing. */
     String createStatement() {
         return "CREATE TABLE IF NOT EXISTS "
                 + table
-                + " (range_key varchar(255) PRIMARY KEY,"
+                + " (key_hash bytea PRIMARY KEY,"
+                + " range_key text NOT NULL,"
                 + " next_value bigint NOT NULL CHECK (next_value >= 0),"
                 + " sealed boolean NOT NULL DEFAULT false,"
                 + " incarnation bigint GENERATED ALWAYS AS IDENTITY)";
@@ -82,142 +123,93 @@ final class RangeTable {
     }
 
     /**
-     * A range granted by one acquire.
+     * What a write left: the row's {@code next} and what the store knows of the row now.
      *
-     * @param start the first value
-     * @param end the value after the last
-     * @param mark what the store knows of the row now
+     * @param next the row's {@code next_value} after the write
+     * @param mark the row's incarnation and the highest {@code next} seen
      */
-    record Granted(long start, long end, RangeMark mark) {}
+    record Written(long next, RangeMark mark) {}
 
     /**
-     * Acquires {@code size} values of {@code key} in one statement (autocommit).
+     * Sends {@code write} with {@code value} once; null when it changed nothing.
      *
-     * @param connection an autocommit connection
-     * @param key the range key
-     * @param size how many values, 1 or more
      * @param mark what the store knows of the row; null when it never saw it
-     * @return the range and the row's mark after it
-     * @throws RangeSealedException if the key is sealed (nothing written)
-     * @throws RangeExhaustedException if the key cannot grow by {@code size} (nothing written)
-     * @throws StoreCorruptedException if the row was deleted, inserted again or lowered behind the
-     *     store's back (nothing written)
      * @throws SQLException if the database failed; whether the statement landed is then unknown
      */
-    Granted acquire(Connection connection, String key, long size, @Nullable RangeMark mark)
+    @Nullable Written send(
+            Connection connection,
+            RangeWrite write,
+            String key,
+            long value,
+            @Nullable RangeMark mark)
             throws SQLException {
         Objects.requireNonNull(key, "key");
-        // a refusal is read after the fact: when the read shows nothing wrong, the row changed
-        // between the two statements (a repair, say), and the statement is tried again
-        for (int attempt = 1; ; attempt++) {
-            Granted granted =
-                    mark == null
-                            ? upsert(connection, key, size)
-                            : update(connection, key, size, mark);
-            if (granted != null) {
-                return granted;
+        try (PreparedStatement s =
+                connection.prepareStatement(
+                        mark == null ? upserts.get(write) : updates.get(write))) {
+            if (mark == null) {
+                s.setString(1, key);
+                s.setString(2, key);
+                s.setLong(3, write.insertsSealed ? 0 : value);
+            } else {
+                s.setLong(1, value);
+                s.setString(2, key);
+                s.setString(3, key);
+                s.setLong(4, mark.incarnation());
+                s.setLong(5, mark.highest());
             }
-            RuntimeException refused = refusal(connection, key, size, mark);
-            if (refused != null) {
-                throw refused;
-            }
-            if (attempt == 3) {
-                throw new StoreCorruptedException(
-                        "table " + table + ", range key '" + key + "'",
-                        "the row changed between each acquire and the read of why it was refused,"
-                                + " three times: something else writes it (nothing was written)");
-            }
-        }
-    }
-
-    private @Nullable Granted upsert(Connection connection, String key, long size)
-            throws SQLException {
-        try (PreparedStatement s = connection.prepareStatement(upsert)) {
-            s.setString(1, key);
-            s.setLong(2, size);
             try (ResultSet r = s.executeQuery()) {
                 if (!r.next()) {
                     return null;
                 }
                 long next = r.getLong(1);
-                return new Granted(next - size, next, new RangeMark(r.getLong(2), next));
-            }
-        }
-    }
-
-    private @Nullable Granted update(Connection connection, String key, long size, RangeMark mark)
-            throws SQLException {
-        try (PreparedStatement s = connection.prepareStatement(update)) {
-            s.setLong(1, size);
-            s.setString(2, key);
-            s.setLong(3, mark.incarnation());
-            s.setLong(4, mark.highest());
-            s.setLong(5, size);
-            try (ResultSet r = s.executeQuery()) {
-                if (!r.next()) {
-                    return null;
-                }
-                long next = r.getLong(1);
-                return new Granted(next - size, next, mark.seen(next));
+                long incarnation = r.getLong(2);
+                return new Written(
+                        next, mark == null ? new RangeMark(incarnation, next) : mark.seen(next));
             }
         }
     }
 
     /**
-     * Why an acquire changed nothing, read by a second statement; null when the row shows no reason
-     * (it changed in between).
+     * The row of {@code key} as it is.
+     *
+     * @param key the key
+     * @return its key, state and incarnation; empty when there is none
      */
-    private @Nullable RuntimeException refusal(
-            Connection connection, String key, long size, @Nullable RangeMark mark)
-            throws SQLException {
+    Optional<Row> read(Connection connection, String key) throws SQLException {
         try (PreparedStatement s = connection.prepareStatement(read)) {
             s.setString(1, key);
             try (ResultSet r = s.executeQuery()) {
-                String where = "table " + table + ", range key '" + key + "'";
                 if (!r.next()) {
-                    // never seen and deleted since the upsert: try again; seen: deleted by hand
-                    return mark == null
-                            ? null
-                            : new StoreCorruptedException(
-                                    where,
-                                    "the row is gone, deleted behind the store's back; restore it"
-                                            + " at "
-                                            + mark.highest()
-                                            + " or higher, then reopen the stores (nothing was"
-                                            + " written)");
+                    return Optional.empty();
                 }
-                long next = r.getLong(1);
-                boolean sealed = r.getBoolean(2);
-                long incarnation = r.getLong(3);
-                if (mark != null && incarnation != mark.incarnation()) {
-                    return new StoreCorruptedException(
-                            where,
-                            "the row was deleted and inserted again (incarnation "
-                                    + incarnation
-                                    + ", this store saw "
-                                    + mark.incarnation()
-                                    + "); nothing was written");
-                }
-                if (sealed) {
-                    return new RangeSealedException(key, next);
-                }
-                if (mark != null && next < mark.highest()) {
-                    return new StoreCorruptedException(
-                            where,
-                            "next_value is "
-                                    + next
-                                    + ", below "
-                                    + mark.highest()
-                                    + " this store saw: lowered behind its back; raise it to at"
-                                    + " least "
-                                    + mark.highest()
-                                    + " (nothing was written)");
-                }
-                if (next > Long.MAX_VALUE - size) {
-                    return new RangeExhaustedException(key, next, size);
-                }
-                return null;
+                return Optional.of(
+                        new Row(
+                                r.getString(1),
+                                new RangeState(r.getLong(2), r.getBoolean(3)),
+                                r.getLong(4)));
             }
         }
+    }
+
+    /**
+     * A row as read.
+     *
+     * @param key the key it holds
+     * @param state its {@code next} and whether it is sealed
+     * @param incarnation its incarnation
+     */
+    record Row(String key, RangeState state, long incarnation) {}
+
+    /** Every key with its state, in the order of {@link String#compareTo}. */
+    SortedMap<String, RangeState> list(Connection connection) throws SQLException {
+        SortedMap<String, RangeState> all = new TreeMap<>();
+        try (Statement s = connection.createStatement();
+                ResultSet r = s.executeQuery(list)) {
+            while (r.next()) {
+                all.put(r.getString(1), new RangeState(r.getLong(2), r.getBoolean(3)));
+            }
+        }
+        return Collections.unmodifiableSortedMap(all);
     }
 }

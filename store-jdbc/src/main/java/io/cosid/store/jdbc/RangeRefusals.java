@@ -1,0 +1,92 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.RangeExhaustedException;
+import io.cosid.store.RangeSealedException;
+import io.cosid.store.StoreCorruptedException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Why a range write changed nothing, read after the fact by a second statement: the write's
+ * condition held every guard, so the row shows which one failed. Nothing is written here.
+ */
+final class RangeRefusals {
+
+    private RangeRefusals() {}
+
+    /**
+     * The refusal {@code write} met on {@code key}; null when the row shows no reason (it changed
+     * between the write and this read), so the write may be sent again.
+     */
+    static @Nullable RuntimeException why(
+            RangeTable table,
+            Connection connection,
+            RangeWrite write,
+            String key,
+            long value,
+            @Nullable RangeMark mark)
+            throws SQLException {
+        Optional<RangeTable.Row> read = table.read(connection, key);
+        String where = "table " + table.name() + ", range key '" + key + "'";
+        if (read.isEmpty()) {
+            // never seen and deleted since the upsert: send it again; seen: deleted by hand
+            return mark == null
+                    ? null
+                    : new StoreCorruptedException(
+                            where,
+                            "the row is gone, deleted behind the store's back; restore it at "
+                                    + mark.highest()
+                                    + " or higher, then reopen the stores (nothing was written)");
+        }
+        RangeTable.Row row = read.get();
+        if (!row.key().equals(key)) {
+            return new StoreCorruptedException(
+                    where, "the row found by its key's hash holds key '" + row.key() + "'");
+        }
+        @Nullable RuntimeException tampered = tampered(where, row, mark);
+        if (tampered != null) {
+            return tampered;
+        }
+        if (row.state().sealed() && write != RangeWrite.SEAL) {
+            return new RangeSealedException(key, row.state().next());
+        }
+        if (write == RangeWrite.ACQUIRE && row.state().next() > Long.MAX_VALUE - value) {
+            return new RangeExhaustedException(key, row.state().next(), value);
+        }
+        return null;
+    }
+
+    /**
+     * The refusal of a row changed behind the store's back (inserted again, or lowered below what
+     * the store saw); null when it is as the store knows it.
+     */
+    static @Nullable RuntimeException tampered(
+            String where, RangeTable.Row row, @Nullable RangeMark mark) {
+        if (mark == null) {
+            return null;
+        }
+        if (row.incarnation() != mark.incarnation()) {
+            return new StoreCorruptedException(
+                    where,
+                    "the row was deleted and inserted again (incarnation "
+                            + row.incarnation()
+                            + ", this store saw "
+                            + mark.incarnation()
+                            + "); nothing was written");
+        }
+        if (row.state().next() < mark.highest()) {
+            return new StoreCorruptedException(
+                    where,
+                    "next_value is "
+                            + row.state().next()
+                            + ", below "
+                            + mark.highest()
+                            + " this store saw: lowered behind its back; raise it to at least "
+                            + mark.highest()
+                            + " (nothing was written)");
+        }
+        return null;
+    }
+}
