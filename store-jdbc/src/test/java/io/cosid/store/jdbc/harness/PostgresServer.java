@@ -45,9 +45,10 @@ public final class PostgresServer implements AutoCloseable {
      * waits until it answers.
      *
      * @param version the version
+     * @param settings server settings beyond the defaults, as {@code name=value}
      * @return the running server
      */
-    public static PostgresServer start(String version) {
+    public static PostgresServer start(String version, String... settings) {
         PostgresBinaries binaries = PostgresBinaries.of(version);
         try {
             Path data = PostgresBinaries.runs().resolve("run-" + UUID.randomUUID());
@@ -65,6 +66,9 @@ public final class PostgresServer implements AutoCloseable {
                             data.toString(),
                             "-c",
                             "listen_addresses=127.0.0.1"));
+            for (String setting : settings) {
+                command.addAll(List.of("-c", setting));
+            }
             Process process =
                     new ProcessBuilder(command)
                             .redirectErrorStream(true)

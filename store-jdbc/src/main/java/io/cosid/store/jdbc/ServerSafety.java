@@ -1,0 +1,98 @@
+package io.cosid.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+
+/**
+ * What a PostgreSQL server's settings say about the promise a store makes: a value handed out once
+ * must never come back after a crash or a failover. Read once when a store opens: what breaks the
+ * promise is refused, naming the setting; what weakens it on a failover is warned of.
+ */
+final class ServerSafety {
+
+    /** SQLState of a function the connecting role may not call. */
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
+
+    private ServerSafety() {}
+
+    /**
+     * What was found.
+     *
+     * @param refusals why the store must not open here, each naming the setting; empty when none
+     * @param warnings what a failover could cost, each naming the setting
+     * @param systemIdentifier the cluster's system identifier (changes when the data is restored
+     *     into a new cluster); empty when the role may not read it
+     */
+    record Report(List<String> refusals, List<String> warnings, OptionalLong systemIdentifier) {}
+
+    /** Reads the server's settings on {@code connection}. */
+    static Report check(Connection connection) throws SQLException {
+        List<String> refusals = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        try (Statement s = connection.createStatement()) {
+            if (bool(s, "SELECT pg_is_in_recovery()")) {
+                refusals.add(
+                        "the server is a standby in recovery (pg_is_in_recovery() is true): it"
+                                + " cannot take writes, and what it shows may lag the primary;"
+                                + " point the store at the primary");
+            }
+            if (setting(s, "fsync").equals("off")) {
+                refusals.add(
+                        "fsync is off: a crash can lose committed writes, and a counter could"
+                                + " come back lower; set fsync = on");
+            }
+            if (setting(s, "synchronous_commit").equals("off")) {
+                refusals.add(
+                        "synchronous_commit is off: a crash can lose writes the server already"
+                                + " acknowledged, and hand their values out again; set"
+                                + " synchronous_commit = on (at least for the store's role)");
+            }
+            if (count(s, "SELECT count(*) FROM pg_stat_replication") > 0
+                    && setting(s, "synchronous_standby_names").isEmpty()) {
+                warnings.add(
+                        "the server has standbys but synchronous_standby_names is empty: they are"
+                                + " asynchronous, and promoting one can lose acknowledged writes"
+                                + " (store-jdbc/README.md, \"Unsafe servers\")");
+            }
+            return new Report(List.copyOf(refusals), List.copyOf(warnings), systemIdentifier(s));
+        }
+    }
+
+    private static OptionalLong systemIdentifier(Statement s) throws SQLException {
+        try (ResultSet r = s.executeQuery("SELECT system_identifier FROM pg_control_system()")) {
+            return r.next() ? OptionalLong.of(r.getLong(1)) : OptionalLong.empty();
+        } catch (SQLException e) {
+            if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+                return OptionalLong.empty();
+            }
+            throw e;
+        }
+    }
+
+    private static String setting(Statement s, String name) throws SQLException {
+        try (ResultSet r = s.executeQuery("SELECT current_setting('" + name + "')")) {
+            r.next();
+            return r.getString(1).trim().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private static boolean bool(Statement s, String sql) throws SQLException {
+        try (ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getBoolean(1);
+        }
+    }
+
+    private static long count(Statement s, String sql) throws SQLException {
+        try (ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+}
