@@ -79,13 +79,7 @@ final class ObservedSlotLeaseStore implements SlotLeaseStore {
 
     private SlotLease renewed(SlotLease lease) {
         long sent = System.nanoTime();
-        SlotLease renewed;
-        try {
-            renewed = slots.renew(lease);
-        } catch (RuntimeException | Error e) {
-            lostIfSo(lease, e);
-            throw e;
-        }
+        SlotLease renewed = endingIfLost(lease, () -> slots.renew(lease));
         Duration margin = terms.renewed(lease, renewed, sent);
         report(LeaseEvent.Kind.RENEWED, renewed, validFor(renewed, sent), margin);
         return renewed;

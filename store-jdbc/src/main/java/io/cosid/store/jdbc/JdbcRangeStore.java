@@ -17,9 +17,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Ranges in a PostgreSQL table ({@link RangeTable}): one statement per acquire, advance or seal, on
- * a connection of its own in autocommit (never the caller's transaction, so a business rollback
- * cannot take back a range). The store remembers, per key, the row's incarnation and the highest
- * {@code next} it saw, so that a row changed behind its back is refused.
+ * a connection from the data source in autocommit. Under construction: a data source that hands out
+ * the caller's transactional connection (Spring's transaction-aware proxies) is not yet unwrapped,
+ * so until then give it a plain one. The store remembers, per key, the row's incarnation and the
+ * highest {@code next} it saw, so that a row changed behind its back is refused.
  *
  * <p>Under construction (issue 35): no operation timeout yet beyond the pool's and the driver's.
  */
@@ -55,12 +56,12 @@ final class JdbcRangeStore implements RangeStore {
                     RangeMark mark = marks.get(key);
                     if (row.isEmpty()) {
                         if (mark != null) {
-                            throw new StoreCorruptedException(
-                                    where(key), "the row is gone, deleted behind the store's back");
+                            throw RangeRefusals.gone(table.where(key), mark);
                         }
                         return Optional.empty();
                     }
-                    RuntimeException tampered = RangeRefusals.tampered(where(key), row.get(), mark);
+                    RuntimeException tampered =
+                            RangeRefusals.tampered(table.where(key), row.get(), mark);
                     if (tampered != null) {
                         throw tampered;
                     }
@@ -110,7 +111,7 @@ final class JdbcRangeStore implements RangeStore {
                         }
                         if (attempt == ATTEMPTS) {
                             throw new StoreCorruptedException(
-                                    where(key),
+                                    table.where(key),
                                     "the row changed between each write and the read of why it"
                                             + " was refused, "
                                             + ATTEMPTS
@@ -127,10 +128,6 @@ final class JdbcRangeStore implements RangeStore {
                 seen,
                 (known, now) ->
                         known.incarnation() == now.incarnation() ? known.seen(now.highest()) : now);
-    }
-
-    private String where(String key) {
-        return "table " + table.name() + ", range key '" + key + "'";
     }
 
     /** Work on one connection. */

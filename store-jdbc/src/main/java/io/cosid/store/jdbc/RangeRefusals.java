@@ -29,16 +29,10 @@ final class RangeRefusals {
             @Nullable RangeMark mark)
             throws SQLException {
         Optional<RangeTable.Row> read = table.read(connection, key);
-        String where = "table " + table.name() + ", range key '" + key + "'";
+        String where = table.where(key);
         if (read.isEmpty()) {
             // never seen and deleted since the upsert: send it again; seen: deleted by hand
-            return mark == null
-                    ? null
-                    : new StoreCorruptedException(
-                            where,
-                            "the row is gone, deleted behind the store's back; restore it at "
-                                    + mark.highest()
-                                    + " or higher, then reopen the stores (nothing was written)");
+            return mark == null ? null : gone(where, mark);
         }
         RangeTable.Row row = read.get();
         if (!row.key().equals(key)) {
@@ -56,6 +50,15 @@ final class RangeRefusals {
             return new RangeExhaustedException(key, row.state().next(), value);
         }
         return null;
+    }
+
+    /** The refusal of a row the store saw that is gone: deleted behind its back. */
+    static StoreCorruptedException gone(String where, RangeMark mark) {
+        return new StoreCorruptedException(
+                where,
+                "the row is gone, deleted behind the store's back; restore it at "
+                        + mark.highest()
+                        + " or higher, then reopen the stores (nothing was written)");
     }
 
     /**

@@ -99,9 +99,9 @@ final class RangeTable {
                 + " RETURNING r.next_value, r.incarnation";
     }
 
-    /** The table's name. */
-    String name() {
-        return table;
+    /** Where {@code key}'s row is, as messages name it. */
+    String where(String key) {
+        return "table " + table + ", range key '" + key + "'";
     }
 
     /** The statement that creates the table when it is missing. */

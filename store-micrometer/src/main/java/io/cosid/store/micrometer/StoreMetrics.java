@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Micrometer meters for every store that reports to it, registered in its registry as events arrive
@@ -77,8 +76,8 @@ public final class StoreMetrics implements StoreObserver {
     /** What the lease gauges read. */
     private final HeldLeases leases;
 
-    /** The tracker this object feeds, when it is its own; null when the caller feeds it. */
-    private final @Nullable HeldLeases fed;
+    /** Whether the tracker is this object's own, fed by it (else the caller feeds it). */
+    private final boolean feedsLeases;
 
     /** Per store: its gauges' state. */
     private final Map<StoreKey, StoreGauges> stores = new ConcurrentHashMap<>();
@@ -96,7 +95,7 @@ public final class StoreMetrics implements StoreObserver {
     public StoreMetrics(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.leases = new HeldLeases();
-        this.fed = leases;
+        this.feedsLeases = true;
     }
 
     /**
@@ -109,7 +108,7 @@ public final class StoreMetrics implements StoreObserver {
     public StoreMetrics(MeterRegistry registry, HeldLeases leases) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.leases = Objects.requireNonNull(leases, "leases");
-        this.fed = null;
+        this.feedsLeases = false;
     }
 
     private record StoreKey(String store, String type) {
@@ -138,8 +137,8 @@ public final class StoreMetrics implements StoreObserver {
     @Override
     public void closed(String store, String type) {
         gauges(store, type).open.decrementAndGet();
-        if (fed != null) {
-            fed.closed(store, type);
+        if (feedsLeases) {
+            leases.closed(store, type);
         }
     }
 
@@ -190,8 +189,8 @@ public final class StoreMetrics implements StoreObserver {
     @Override
     public void lease(LeaseEvent e) {
         gauges(e.store(), e.type());
-        if (fed != null) {
-            fed.lease(e);
+        if (feedsLeases) {
+            leases.lease(e);
         }
         increment(
                 new LeaseKey(e.store(), e.type(), e.kind()),

@@ -34,9 +34,13 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.BeanFactoryAnnotationUtils;
+import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.health.HealthEndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
 import org.springframework.boot.actuate.health.CompositeHealthContributor;
 import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthComponent;
+import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -388,6 +392,26 @@ class CosIdStoreAutoConfigurationTest {
                                 assertThat(main.getDetails()).containsEntry("reachable", false);
                                 assertThat(health(context, "audit").getStatus())
                                         .isEqualTo(Status.UP);
+                            });
+        }
+
+        @Test
+        @DisplayName("the health endpoint shows each store at cosidStore/<name>")
+        void healthEndpointPath() {
+            runner.withConfiguration(
+                            AutoConfigurations.of(
+                                    HealthContributorAutoConfiguration.class,
+                                    HealthEndpointAutoConfiguration.class))
+                    .withPropertyValues(
+                            "cosid.stores.main.type=in-memory",
+                            "management.endpoint.health.show-details=always")
+                    .run(
+                            context -> {
+                                HealthComponent main =
+                                        context.getBean(HealthEndpoint.class)
+                                                .healthForPath("cosidStore", "main");
+                                assertThat(main).isNotNull();
+                                assertThat(main.getStatus()).isEqualTo(Status.UP);
                             });
         }
 
