@@ -5,6 +5,7 @@ import io.cosid.store.RangeState;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.spi.ObservedStore;
+import io.cosid.store.spi.SlotState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -21,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * would; each keeps its own view of which nodes it wrote. The backend's clock is the store's clock.
  *
  * <p>One lock guards all state. That is the whole concurrency design: each operation reads and
- * writes under it, so every operation is atomic and the rules in {@link SlotRecord} and {@link
+ * writes under it, so every operation is atomic and the rules in {@link SlotState} and {@link
  * InMemoryRangeStore} read as sequential code.
  */
 public final class InMemoryBackend {
@@ -29,7 +30,7 @@ public final class InMemoryBackend {
     final ReentrantLock lock = new ReentrantLock();
     final Map<String, Node<RangeState>> ranges = new TreeMap<>();
     final Map<String, Node<Namespace>> namespaces = new TreeMap<>();
-    final Map<String, TreeMap<Integer, Node<SlotRecord>>> slots = new TreeMap<>();
+    final Map<String, TreeMap<Integer, Node<SlotState>>> slots = new TreeMap<>();
     final Map<String, TreeMap<String, Node<List<Integer>>>> ownerIndex = new TreeMap<>();
 
     private final InstantSource clock;

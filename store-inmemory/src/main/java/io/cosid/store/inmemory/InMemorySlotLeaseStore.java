@@ -24,6 +24,7 @@ import io.cosid.store.spi.NamespaceRules;
 import io.cosid.store.spi.OperationNames;
 import io.cosid.store.spi.SlotChoiceOrder;
 import io.cosid.store.spi.SlotHistory;
+import io.cosid.store.spi.SlotState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * SlotLeaseStore as the contract states it (docs/contract.md, "SlotLeaseStore"). The term rules
- * live in {@link SlotRecord}; this class chooses slots, checks fences and keeps the owner index.
+ * live in {@link SlotState}; this class chooses slots, checks fences and keeps the owner index.
  */
 final class InMemorySlotLeaseStore implements SlotLeaseStore {
 
@@ -115,7 +116,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
                     Instant now = backend.now();
                     List<Integer> owned = ownerIndex(namespace, ownerKey);
                     int slot = chooseFreeSlot(ns, owned, preferredSlot, now);
-                    SlotRecord term =
+                    SlotState term =
                             readSlot(namespace, slot).startTerm(ownerKey, now, ttl, ns.tolerance());
                     writeSlot(namespace, slot, term);
                     writeOwnerIndex(namespace, ownerKey, slot, owned);
@@ -148,8 +149,8 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         return operations.run(
                 OperationNames.renew(lease.namespace(), lease.slot()),
                 () -> {
-                    SlotRecord current = currentTerm(lease);
-                    SlotRecord renewed = current.renewedAt(backend.now());
+                    SlotState current = currentTerm(lease);
+                    SlotState renewed = current.renewedAt(backend.now());
                     writeSlot(lease.namespace(), lease.slot(), renewed);
                     return renewed.toLease(lease.namespace(), lease.slot());
                 });
@@ -175,7 +176,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         return operations.run(
                 OperationNames.release(lease.namespace(), lease.slot()),
                 () -> {
-                    SlotRecord slot =
+                    SlotState slot =
                             readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
                     boolean sameTerm =
                             slot.fence() == lease.fence() && slot.owner().equals(lease.ownerKey());
@@ -183,7 +184,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
                         return slot.nextFloor(); // idempotent: released already
                     }
                     currentTerm(lease);
-                    SlotRecord released =
+                    SlotState released =
                             slot.releasedAt(
                                     backend.now(),
                                     stampedBefore == null ? slot.ceiling() : stampedBefore);
@@ -201,7 +202,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
                 OperationNames.slotAdvance(namespace, slot),
                 () -> {
                     requireSlot(slot, existingNamespace(namespace));
-                    SlotRecord current = readSlot(namespace, slot);
+                    SlotState current = readSlot(namespace, slot);
                     if (current.isAtLeast(fenceAtLeast, floorAtLeast)) {
                         return current.toView(namespace, slot);
                     }
@@ -212,7 +213,7 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
                         throw new SlotBusyException(
                                 namespace, slot, current.owner(), current.expiresAt());
                     }
-                    SlotRecord advanced = current.advancedTo(fenceAtLeast, floorAtLeast);
+                    SlotState advanced = current.advancedTo(fenceAtLeast, floorAtLeast);
                     writeSlot(namespace, slot, advanced);
                     return advanced.toView(namespace, slot);
                 });
@@ -240,8 +241,8 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
     /**
      * The slot's record when {@code lease} is still its current term; otherwise the lease is lost.
      */
-    private SlotRecord currentTerm(SlotLease lease) {
-        SlotRecord slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
+    private SlotState currentTerm(SlotLease lease) {
+        SlotState slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
         if (!slot.isCurrentTermOf(lease)) {
             String reason =
                     slot.fence() != lease.fence() || !slot.owner().equals(lease.ownerKey())
@@ -268,8 +269,8 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
                 .orElseThrow(() -> new NamespaceNotFoundException(namespace));
     }
 
-    private SlotRecord readSlot(String namespace, int slot) {
-        Node<SlotRecord> node = backend.slots.getOrDefault(namespace, new TreeMap<>()).get(slot);
+    private SlotState readSlot(String namespace, int slot) {
+        Node<SlotState> node = backend.slots.getOrDefault(namespace, new TreeMap<>()).get(slot);
         SlotView mark = seen.get(namespace + "/" + slot);
         if (node == null) {
             if (mark != null) {
@@ -283,15 +284,15 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
                                 + SlotHistory.repair(mark)
                                 + ")");
             }
-            return SlotRecord.NEVER_HELD;
+            return SlotState.NEVER_HELD;
         }
-        SlotRecord record = node.read(slotLocation(namespace, slot));
+        SlotState record = node.read(slotLocation(namespace, slot));
         remember(namespace, slot, record);
         return record;
     }
 
     /** Remembers a slot state this store saw, refusing one that cannot follow the last it saw. */
-    private void remember(String namespace, int slot, SlotRecord record) {
+    private void remember(String namespace, int slot, SlotState record) {
         SlotView view = record.toView(namespace, slot);
         SlotView mark = seen.get(namespace + "/" + slot);
         String why = mark == null ? null : SlotHistory.whyNotAfter(mark, view);
@@ -307,10 +308,10 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
         seen.put(namespace + "/" + slot, view);
     }
 
-    private void writeSlot(String namespace, int slot, SlotRecord record) {
-        TreeMap<Integer, Node<SlotRecord>> nodes =
+    private void writeSlot(String namespace, int slot, SlotState record) {
+        TreeMap<Integer, Node<SlotState>> nodes =
                 backend.slots.computeIfAbsent(namespace, n -> new TreeMap<>());
-        Node<SlotRecord> node = nodes.get(slot);
+        Node<SlotState> node = nodes.get(slot);
         nodes.put(
                 slot, node == null ? Node.of(record, backend.nextGeneration()) : node.with(record));
         seen.put(namespace + "/" + slot, record.toView(namespace, slot));

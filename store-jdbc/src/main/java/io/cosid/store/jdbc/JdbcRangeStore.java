@@ -5,37 +5,32 @@ import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
 import io.cosid.store.StoreArguments;
 import io.cosid.store.StoreCorruptedException;
-import io.cosid.store.StoreUnavailableException;
-import java.sql.Connection;
-import java.sql.SQLException;
+import io.cosid.store.spi.OperationNames;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
 
 /**
- * Ranges in a PostgreSQL table ({@link RangeTable}): one statement per acquire, advance or seal, on
- * a connection from the data source in autocommit. Under construction: a data source that hands out
- * the caller's transactional connection (Spring's transaction-aware proxies) is not yet unwrapped,
- * so until then give it a plain one. The store remembers, per key, the row's incarnation and the
- * highest {@code next} it saw, so that a row changed behind its back is refused.
- *
- * <p>Under construction (issue 35): no operation timeout yet beyond the pool's and the driver's.
+ * Ranges in a PostgreSQL table ({@link RangeTable}): one statement per acquire, advance or seal, in
+ * autocommit on a connection of the store's own ({@link JdbcCalls}), so one round trip. The store
+ * remembers, per key, the row's incarnation, the highest {@code next} it saw and whether it saw it
+ * sealed, so that a row changed behind its back is refused. A statement whose reply was lost may
+ * have landed: its range is abandoned, a gap, never handed out (docs/contract.md, "Unknown
+ * outcomes"); the store's next write on the key is guarded by the mark as before, which a landed
+ * write only raised the row above.
  */
 final class JdbcRangeStore implements RangeStore {
 
     /** The attempts of a write whose refusal the row could not explain (it changed in between). */
     private static final int ATTEMPTS = 3;
 
-    private final DataSource dataSource;
+    private final JdbcCalls calls;
     private final RangeTable table;
     private final Map<String, RangeMark> marks = new ConcurrentHashMap<>();
-    private volatile boolean closed;
 
-    JdbcRangeStore(DataSource dataSource, RangeTable table) {
-        this.dataSource = dataSource;
+    JdbcRangeStore(JdbcCalls calls, RangeTable table) {
+        this.calls = calls;
         this.table = table;
     }
 
@@ -43,17 +38,20 @@ final class JdbcRangeStore implements RangeStore {
     public Range acquire(String key, long size) {
         StoreArguments.requireKey(key);
         StoreArguments.requireSize(size);
-        long next = write(RangeWrite.ACQUIRE, key, size);
+        long next = write(OperationNames.rangeAcquire(key), RangeWrite.ACQUIRE, key, size);
         return new Range(key, next - size, next);
     }
 
     @Override
     public Optional<RangeState> peek(String key) {
         StoreArguments.requireKey(key);
-        return call(
-                c -> {
-                    Optional<RangeTable.Row> row = table.read(c, key);
+        return calls.autocommit(
+                OperationNames.rangePeek(key),
+                s -> {
+                    // the mark as it was before the read: another thread of this store may raise
+                    // it while the read runs, above what the read can show
                     RangeMark mark = marks.get(key);
+                    Optional<RangeTable.Row> row = table.read(s, key);
                     if (row.isEmpty()) {
                         if (mark != null) {
                             throw RangeRefusals.gone(table.where(key), mark);
@@ -61,12 +59,15 @@ final class JdbcRangeStore implements RangeStore {
                         return Optional.empty();
                     }
                     RuntimeException tampered =
-                            RangeRefusals.tampered(table.where(key), row.get(), mark);
+                            RangeRefusals.tampered(table.where(key), key, row.get(), mark);
                     if (tampered != null) {
                         throw tampered;
                     }
-                    remember(key, new RangeMark(row.get().incarnation(), row.get().state().next()));
-                    return Optional.of(row.get().state());
+                    RangeState state = row.get().state();
+                    remember(
+                            key,
+                            new RangeMark(row.get().incarnation(), state.next(), state.sealed()));
+                    return Optional.of(state);
                 });
     }
 
@@ -74,38 +75,39 @@ final class JdbcRangeStore implements RangeStore {
     public long advance(String key, long atLeast) {
         StoreArguments.requireKey(key);
         StoreArguments.requireAtLeast(atLeast);
-        return write(RangeWrite.ADVANCE, key, atLeast);
+        return write(OperationNames.rangeAdvance(key), RangeWrite.ADVANCE, key, atLeast);
     }
 
     @Override
     public long seal(String key) {
         StoreArguments.requireKey(key);
-        return write(RangeWrite.SEAL, key, 0);
+        return write(OperationNames.rangeSeal(key), RangeWrite.SEAL, key, 0);
     }
 
     @Override
     public SortedMap<String, RangeState> list() {
-        return call(table::list);
+        return calls.autocommit(OperationNames.rangeList(), table::list);
     }
 
-    /** Stops the store: later calls are refused. */
-    void close() {
-        closed = true;
+    /** Forgets every mark, as after a purge of everything. */
+    void forget() {
+        marks.clear();
     }
 
     /** Sends {@code write}; returns the row's {@code next} after it. */
-    private long write(RangeWrite write, String key, long value) {
-        return call(
-                c -> {
+    private long write(String operation, RangeWrite write, String key, long value) {
+        return calls.autocommit(
+                operation,
+                s -> {
                     for (int attempt = 1; ; attempt++) {
                         RangeMark mark = marks.get(key);
-                        RangeTable.Written written = table.send(c, write, key, value, mark);
+                        RangeTable.Written written = table.send(s, write, key, value, mark);
                         if (written != null) {
                             remember(key, written.mark());
                             return written.next();
                         }
                         RuntimeException refused =
-                                RangeRefusals.why(table, c, write, key, value, mark);
+                                RangeRefusals.why(table, s, write, key, value, mark);
                         if (refused != null) {
                             throw refused;
                         }
@@ -127,35 +129,8 @@ final class JdbcRangeStore implements RangeStore {
                 key,
                 seen,
                 (known, now) ->
-                        known.incarnation() == now.incarnation() ? known.seen(now.highest()) : now);
-    }
-
-    /** Work on one connection. */
-    @FunctionalInterface
-    private interface Work<T> {
-        T run(Connection connection) throws SQLException;
-    }
-
-    private <T> T call(Work<T> work) {
-        if (closed) {
-            throw new IllegalStateException("the store is closed");
-        }
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            return work.run(c);
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
-    }
-
-    private static StoreUnavailableException unavailable(@Nullable SQLException e) {
-        return new StoreUnavailableException(
-                "jdbc",
-                e == null
-                        ? "no connection"
-                        : e.getMessage() + " (SQLState " + e.getSQLState() + ")",
-                e);
+                        known.incarnation() == now.incarnation()
+                                ? known.seen(now.highest(), now.sealed())
+                                : now);
     }
 }

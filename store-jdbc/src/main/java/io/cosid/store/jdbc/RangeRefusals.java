@@ -3,7 +3,6 @@ package io.cosid.store.jdbc;
 import io.cosid.store.RangeExhaustedException;
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.StoreCorruptedException;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -22,24 +21,20 @@ final class RangeRefusals {
      */
     static @Nullable RuntimeException why(
             RangeTable table,
-            Connection connection,
+            Session session,
             RangeWrite write,
             String key,
             long value,
             @Nullable RangeMark mark)
             throws SQLException {
-        Optional<RangeTable.Row> read = table.read(connection, key);
+        Optional<RangeTable.Row> read = table.read(session, key);
         String where = table.where(key);
         if (read.isEmpty()) {
             // never seen and deleted since the upsert: send it again; seen: deleted by hand
             return mark == null ? null : gone(where, mark);
         }
         RangeTable.Row row = read.get();
-        if (!row.key().equals(key)) {
-            return new StoreCorruptedException(
-                    where, "the row found by its key's hash holds key '" + row.key() + "'");
-        }
-        @Nullable RuntimeException tampered = tampered(where, row, mark);
+        @Nullable RuntimeException tampered = tampered(where, key, row, mark);
         if (tampered != null) {
             return tampered;
         }
@@ -66,18 +61,28 @@ final class RangeRefusals {
      * the store saw); null when it is as the store knows it.
      */
     static @Nullable RuntimeException tampered(
-            String where, RangeTable.Row row, @Nullable RangeMark mark) {
+            String where, String key, RangeTable.Row row, @Nullable RangeMark mark) {
+        if (!row.key().equals(key)) {
+            return new StoreCorruptedException(
+                    where, "the row found by its key's hash holds key '" + row.key() + "'");
+        }
         if (mark == null) {
             return null;
         }
         if (row.incarnation() != mark.incarnation()) {
             return new StoreCorruptedException(
                     where,
-                    "the row was deleted and inserted again (incarnation "
+                    "the row was recreated: deleted and inserted again (incarnation "
                             + row.incarnation()
                             + ", this store saw "
                             + mark.incarnation()
                             + "); nothing was written");
+        }
+        if (mark.sealed() && !row.state().sealed()) {
+            return new StoreCorruptedException(
+                    where,
+                    "the key was unsealed behind the store's back after this store saw it"
+                            + " sealed; seal it again (nothing was written)");
         }
         if (row.state().next() < mark.highest()) {
             return new StoreCorruptedException(

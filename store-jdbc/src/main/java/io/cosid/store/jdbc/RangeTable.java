@@ -1,11 +1,9 @@
 package io.cosid.store.jdbc;
 
 import io.cosid.store.RangeState;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -13,7 +11,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,8 +28,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class RangeTable {
 
-    private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
-
     private static final String HASH = "sha256(convert_to(?, 'UTF8'))";
 
     private final String table;
@@ -42,18 +37,12 @@ final class RangeTable {
     private final String list;
 
     /**
-     * The table {@code name} (lower-case letters, digits, underscores).
+     * The range table of {@code names}.
      *
-     * @param name the table's name
+     * @param names the store's table names
      */
-    RangeTable(String name) {
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException(
-                    "table name '"
-                            + name
-                            + "' must be 1 to 48 lower-case letters, digits or underscores,"
-                            + " starting with a letter or underscore");
-        }
+    RangeTable(TableNames names) {
+        String name = names.ranges();
         this.table = name;
         for (RangeWrite w : RangeWrite.values()) {
             upserts.put(w, upsert(w));
@@ -81,7 +70,7 @@ final class RangeTable {
                 + w.sealed
                 + " WHERE r.range_key = EXCLUDED.range_key AND "
                 + w.guard.replace("$v", v)
-                + " RETURNING r.next_value, r.incarnation";
+                + " RETURNING r.next_value, r.incarnation, r.sealed";
     }
 
     private String update(RangeWrite w) {
@@ -94,32 +83,15 @@ final class RangeTable {
                 + w.sealed
                 + " FROM (SELECT ?::bigint AS value) v WHERE r.key_hash = "
                 + HASH
-                + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ? AND "
+                + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ?"
+                + " AND (r.sealed OR NOT ?) AND "
                 + w.guard.replace("$v", v)
-                + " RETURNING r.next_value, r.incarnation";
+                + " RETURNING r.next_value, r.incarnation, r.sealed";
     }
 
     /** Where {@code key}'s row is, as messages name it. */
     String where(String key) {
         return "table " + table + ", range key '" + key + "'";
-    }
-
-    /** The statement that creates the table when it is missing. */
-    String createStatement() {
-        return "CREATE TABLE IF NOT EXISTS "
-                + table
-                + " (key_hash bytea PRIMARY KEY,"
-                + " range_key text NOT NULL,"
-                + " next_value bigint NOT NULL CHECK (next_value >= 0),"
-                + " sealed boolean NOT NULL DEFAULT false,"
-                + " incarnation bigint GENERATED ALWAYS AS IDENTITY)";
-    }
-
-    /** Creates the table when it is missing. */
-    void create(Connection connection) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            s.execute(createStatement());
-        }
     }
 
     /**
@@ -137,16 +109,13 @@ final class RangeTable {
      * @throws SQLException if the database failed; whether the statement landed is then unknown
      */
     @Nullable Written send(
-            Connection connection,
-            RangeWrite write,
-            String key,
-            long value,
-            @Nullable RangeMark mark)
+            Session session, RangeWrite write, String key, long value, @Nullable RangeMark mark)
             throws SQLException {
         Objects.requireNonNull(key, "key");
         try (PreparedStatement s =
-                connection.prepareStatement(
-                        mark == null ? upserts.get(write) : updates.get(write))) {
+                session.prepare(
+                        Objects.requireNonNull(
+                                mark == null ? upserts.get(write) : updates.get(write)))) {
             if (mark == null) {
                 s.setString(1, key);
                 s.setString(2, key);
@@ -157,6 +126,7 @@ final class RangeTable {
                 s.setString(3, key);
                 s.setLong(4, mark.incarnation());
                 s.setLong(5, mark.highest());
+                s.setBoolean(6, mark.sealed());
             }
             try (ResultSet r = s.executeQuery()) {
                 if (!r.next()) {
@@ -164,8 +134,12 @@ final class RangeTable {
                 }
                 long next = r.getLong(1);
                 long incarnation = r.getLong(2);
+                boolean sealed = r.getBoolean(3);
                 return new Written(
-                        next, mark == null ? new RangeMark(incarnation, next) : mark.seen(next));
+                        next,
+                        mark == null
+                                ? new RangeMark(incarnation, next, sealed)
+                                : mark.seen(next, sealed));
             }
         }
     }
@@ -176,8 +150,8 @@ final class RangeTable {
      * @param key the key
      * @return its key, state and incarnation; empty when there is none
      */
-    Optional<Row> read(Connection connection, String key) throws SQLException {
-        try (PreparedStatement s = connection.prepareStatement(read)) {
+    Optional<Row> read(Session session, String key) throws SQLException {
+        try (PreparedStatement s = session.prepare(read)) {
             s.setString(1, key);
             try (ResultSet r = s.executeQuery()) {
                 if (!r.next()) {
@@ -202,10 +176,10 @@ final class RangeTable {
     record Row(String key, RangeState state, long incarnation) {}
 
     /** Every key with its state, in the order of {@link String#compareTo}. */
-    SortedMap<String, RangeState> list(Connection connection) throws SQLException {
+    SortedMap<String, RangeState> list(Session session) throws SQLException {
         SortedMap<String, RangeState> all = new TreeMap<>();
-        try (Statement s = connection.createStatement();
-                ResultSet r = s.executeQuery(list)) {
+        try (PreparedStatement s = session.prepare(list);
+                ResultSet r = s.executeQuery()) {
             while (r.next()) {
                 all.put(r.getString(1), new RangeState(r.getLong(2), r.getBoolean(3)));
             }

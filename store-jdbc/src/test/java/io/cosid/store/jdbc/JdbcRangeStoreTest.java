@@ -7,6 +7,9 @@ import io.cosid.store.Range;
 import io.cosid.store.RangeExhaustedException;
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
+import io.cosid.store.RangeStore;
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.jdbc.harness.PostgresServer;
 import java.sql.Connection;
@@ -21,12 +24,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * Ranges on a real PostgreSQL 18 ({@link JdbcRangeStore} over {@link RangeTable}): one statement
@@ -37,9 +40,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 class JdbcRangeStoreTest {
 
     private static PostgresServer server;
-    private static final RangeTable TABLE = new RangeTable("cosid_ranges");
 
-    private PGSimpleDataSource dataSource;
+    private ConnectionPool dataSource;
 
     @BeforeAll
     static void start() {
@@ -51,17 +53,28 @@ class JdbcRangeStoreTest {
         server.close();
     }
 
+    private final List<Store> opened = new ArrayList<>();
+
     @BeforeEach
-    void freshDatabase() throws SQLException {
-        dataSource = new PGSimpleDataSource();
-        dataSource.setURL(server.jdbcUrl(server.createDatabase()));
-        try (Connection c = dataSource.getConnection()) {
-            TABLE.create(c);
-        }
+    void freshDatabase() {
+        dataSource = TestPools.pool(server.jdbcUrl(server.createDatabase()));
     }
 
-    private JdbcRangeStore store() {
-        return new JdbcRangeStore(dataSource, TABLE);
+    @AfterEach
+    void closeStores() {
+        opened.forEach(Store::close);
+        dataSource.close();
+    }
+
+    /** A store of its own on the test's database, as another process would open one. */
+    private RangeStore store() {
+        Store store =
+                JdbcStores.open(
+                        StoreConfig.of("ranges", JdbcStoreProvider.TYPE)
+                                .withOption("schema", "create"),
+                        dataSource);
+        opened.add(store);
+        return store.ranges();
     }
 
     @Nested
@@ -71,7 +84,7 @@ class JdbcRangeStoreTest {
         @Test
         @DisplayName("acquire starts at 0 and follows on; peek, advance, seal and list agree")
         void operations() {
-            JdbcRangeStore store = store();
+            RangeStore store = store();
             assertThat(store.peek("orders")).isEmpty();
             assertThat(store.acquire("orders", 10)).isEqualTo(new Range("orders", 0, 10));
             assertThat(store.acquire("orders", 5)).isEqualTo(new Range("orders", 10, 15));
@@ -111,7 +124,7 @@ class JdbcRangeStoreTest {
         @Test
         @DisplayName("8 connections acquiring at once get disjoint ranges that leave no gap")
         void contention() throws Exception {
-            JdbcRangeStore store = store();
+            RangeStore store = store();
             int clients = 8;
             int each = 100;
             ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -144,7 +157,7 @@ class JdbcRangeStoreTest {
         @Test
         @DisplayName("a key that cannot grow by the size asked is exhausted, untouched")
         void exhausted() throws SQLException {
-            JdbcRangeStore store = store();
+            RangeStore store = store();
             store.advance("orders", Long.MAX_VALUE - 5);
             assertThatThrownBy(() -> store.acquire("orders", 10))
                     .isInstanceOf(RangeExhaustedException.class);
@@ -159,7 +172,7 @@ class JdbcRangeStoreTest {
         @Test
         @DisplayName("sealed by hand: refused with its final value, untouched")
         void sealed() throws SQLException {
-            JdbcRangeStore store = store();
+            RangeStore store = store();
             store.acquire("orders", 10);
             sql("UPDATE cosid_ranges SET sealed = true");
             assertThatThrownBy(() -> store.acquire("orders", 1))
@@ -171,7 +184,7 @@ class JdbcRangeStoreTest {
         @Test
         @DisplayName("lowered: refused, naming the value to raise it to, untouched")
         void lowered() throws SQLException {
-            JdbcRangeStore store = store();
+            RangeStore store = store();
             store.acquire("orders", 10);
             sql("UPDATE cosid_ranges SET next_value = 4");
             assertThatThrownBy(() -> store.acquire("orders", 1))
@@ -185,7 +198,7 @@ class JdbcRangeStoreTest {
         @Test
         @DisplayName("deleted: refused and not created again")
         void deleted() throws SQLException {
-            JdbcRangeStore store = store();
+            RangeStore store = store();
             store.acquire("orders", 10);
             sql("DELETE FROM cosid_ranges");
             assertThatThrownBy(() -> store.acquire("orders", 1))
@@ -199,7 +212,7 @@ class JdbcRangeStoreTest {
         @Test
         @DisplayName("deleted and inserted again, even higher: refused, untouched")
         void reinserted() throws SQLException {
-            JdbcRangeStore store = store();
+            RangeStore store = store();
             store.acquire("orders", 10);
             sql("DELETE FROM cosid_ranges");
             sql(
@@ -223,16 +236,16 @@ class JdbcRangeStoreTest {
     @Test
     @DisplayName("bad input is refused before anything is sent; a closed store refuses calls")
     void refusals() {
-        JdbcRangeStore store = store();
+        RangeStore store = store();
         assertThatThrownBy(() -> store.acquire("orders", 0))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> store.acquire("a//b", 1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(store.list()).isEmpty();
-        store.close();
+        opened.forEach(Store::close);
         assertThatThrownBy(() -> store.acquire("orders", 1))
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> new RangeTable("ranges; DROP TABLE x"))
+        assertThatThrownBy(() -> TableNames.of(null, "ranges; DROP TABLE x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lower-case letters, digits or underscores");
     }

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  *            expiresAt = expiresMin, ceiling = ceilingMin, next floor = nextFloor
  * </pre>
  *
- * The rules match the in-memory {@code SlotRecord} term for term (docs/contract.md, "Terms and
+ * The rules match {@code io.cosid.store.spi.SlotState} term for term (docs/contract.md, "Terms and
  * leases").
  */
 record SlotData(

@@ -1,4 +1,4 @@
-package io.cosid.store.inmemory;
+package io.cosid.store.spi;
 
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotView;
@@ -6,11 +6,25 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * One slot as the backend stores it: its latest term and the floor the next term gets
+ * One slot as a backend stores it: its latest term and the floor the next term gets
  * (docs/contract.md, "SlotLeaseStore"). Every method returns a new record; the rules of the
- * contract are here, one method per transition.
+ * contract are here, one method per transition, so that every backend that computes terms in Java
+ * applies them alike (the in-memory backend is this record over a map; the JDBC backend reads a
+ * row, applies a transition and writes the row back under its lock).
+ *
+ * @param owner the owner key of the latest term; empty when the slot was never held
+ * @param released whether the latest term was released (or ended by an advance)
+ * @param fence the latest term's fence; 0 when never held
+ * @param incarnation how many terms in a row the owner held the slot; 0 when never held
+ * @param ttl the latest term's ttl
+ * @param tolerance the namespace's tolerance when the latest term started
+ * @param floor the latest term's floor
+ * @param expiresAt the latest term's expiry by the store's clock
+ * @param ceiling the end (exclusive) of the latest term's window
+ * @param nextFloor the floor the next term gets
+ * @param releasedAt when the latest term was released by the store's clock; the epoch when not
  */
-record SlotRecord(
+public record SlotState(
         String owner,
         boolean released,
         long fence,
@@ -24,8 +38,8 @@ record SlotRecord(
         Instant releasedAt) {
 
     /** A slot nobody ever held or advanced. */
-    static final SlotRecord NEVER_HELD =
-            new SlotRecord(
+    public static final SlotState NEVER_HELD =
+            new SlotState(
                     "",
                     false,
                     0,
@@ -43,13 +57,13 @@ record SlotRecord(
      * advanced. A slot whose fence cannot grow any more is never free: it could not start a term
      * with a larger fence.
      */
-    boolean isFreeAt(Instant now) {
+    public boolean isFreeAt(Instant now) {
         boolean noTerm = owner.isEmpty() || released || !now.isBefore(expiresAt);
         return noTerm && fence < Long.MAX_VALUE;
     }
 
     /** Whether {@code lease} is this slot's current, unreleased term. */
-    boolean isCurrentTermOf(SlotLease lease) {
+    public boolean isCurrentTermOf(SlotLease lease) {
         return fence == lease.fence() && owner.equals(lease.ownerKey()) && !released;
     }
 
@@ -59,11 +73,11 @@ record SlotRecord(
      * is never below the floor, so a window is at worst empty, never inverted (possible only when
      * the store's clock stepped back by more than the ttl).
      */
-    SlotRecord startTerm(String newOwner, Instant t, Duration newTtl, Duration newTolerance) {
+    public SlotState startTerm(String newOwner, Instant t, Duration newTtl, Duration newTolerance) {
         long newIncarnation = fence > 0 && owner.equals(newOwner) ? incarnation + 1 : 1;
         Instant newExpiresAt = t.plus(newTtl);
         Instant newCeiling = max(nextFloor, newExpiresAt.plus(newTolerance));
-        return new SlotRecord(
+        return new SlotState(
                 newOwner,
                 false,
                 fence + 1,
@@ -81,10 +95,10 @@ record SlotRecord(
      * The same term extended from store time {@code t}. The replaced values are lower bounds, so
      * neither expiresAt nor ceiling goes back when the store's clock does.
      */
-    SlotRecord renewedAt(Instant t) {
+    public SlotState renewedAt(Instant t) {
         Instant newExpiresAt = max(expiresAt, t.plus(ttl));
         Instant newCeiling = max(ceiling, newExpiresAt.plus(tolerance));
-        return new SlotRecord(
+        return new SlotState(
                 owner,
                 false,
                 fence,
@@ -106,9 +120,9 @@ record SlotRecord(
      * fall under timestamps the holder used. A release that declares nothing passes the ceiling:
      * the whole window stays used.
      */
-    SlotRecord releasedAt(Instant t, Instant stampedBefore) {
+    public SlotState releasedAt(Instant t, Instant stampedBefore) {
         Instant bound = max(floor, min(ceiling, stampedBefore));
-        return new SlotRecord(
+        return new SlotState(
                 owner,
                 true,
                 fence,
@@ -127,9 +141,9 @@ record SlotRecord(
      * a free slot, so a term it meets has expired or was released: the write ends it for good (a
      * later renew is refused), and the next floor keeps covering its window.
      */
-    SlotRecord advancedTo(long fenceAtLeast, Instant floorAtLeast) {
+    public SlotState advancedTo(long fenceAtLeast, Instant floorAtLeast) {
         boolean endsTerm = !owner.isEmpty();
-        return new SlotRecord(
+        return new SlotState(
                 owner,
                 released || endsTerm,
                 Math.max(fence, fenceAtLeast),
@@ -143,11 +157,11 @@ record SlotRecord(
                 released ? releasedAt : Instant.EPOCH);
     }
 
-    boolean isAtLeast(long fenceAtLeast, Instant floorAtLeast) {
+    public boolean isAtLeast(long fenceAtLeast, Instant floorAtLeast) {
         return fence >= fenceAtLeast && !nextFloor.isBefore(floorAtLeast);
     }
 
-    SlotLease toLease(String namespace, int slot) {
+    public SlotLease toLease(String namespace, int slot) {
         return new SlotLease(
                 namespace,
                 slot,
@@ -161,7 +175,7 @@ record SlotRecord(
                 tolerance);
     }
 
-    SlotView toView(String namespace, int slot) {
+    public SlotView toView(String namespace, int slot) {
         return new SlotView(
                 namespace,
                 slot,

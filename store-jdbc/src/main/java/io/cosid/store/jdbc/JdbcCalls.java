@@ -1,0 +1,172 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.StoreUnavailableException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs each operation of a JDBC store on a connection of its own, never the caller's transaction:
+ * in autocommit (one statement is one transaction) or as one transaction it commits itself, within
+ * the store's timeout, turning the driver's failures into the store's exceptions. A commit whose
+ * reply never came is an {@link UnknownOutcome}: the transaction may or may not have landed.
+ */
+final class JdbcCalls {
+
+    /** A store operation's work on its session. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Session session) throws SQLException;
+    }
+
+    /**
+     * A commit sent whose outcome is unknown: the connection failed before its reply came, so the
+     * transaction may have landed. Thrown to the operation, which settles it or reports it.
+     */
+    static final class UnknownOutcome extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final transient Session session;
+
+        UnknownOutcome(Session session, SQLException cause) {
+            super(cause.getMessage(), cause);
+            this.session = session;
+        }
+
+        /** The session the commit was sent on, for its deadline. */
+        Session session() {
+            return session;
+        }
+    }
+
+    private final DataSource dataSource;
+    private final String storeName;
+    private final Duration timeout;
+    private volatile boolean closed;
+
+    JdbcCalls(DataSource dataSource, String storeName, Duration timeout) {
+        this.dataSource = dataSource;
+        this.storeName = storeName;
+        this.timeout = timeout;
+    }
+
+    /** Runs {@code work} in autocommit: each statement lands on its own. */
+    <T> T autocommit(String operation, Work<T> work) {
+        return run(operation, true, deadline(), work);
+    }
+
+    /** Runs {@code work} as one transaction, committed when it returns, rolled back otherwise. */
+    <T> T transaction(String operation, Work<T> work) {
+        return run(operation, false, deadline(), work);
+    }
+
+    /**
+     * Runs {@code work} as one transaction, within a budget that ends at {@code deadlineNanos} (an
+     * operation that may take several transactions spends one budget).
+     */
+    <T> T transaction(String operation, long deadlineNanos, Work<T> work) {
+        return run(operation, false, deadlineNanos, work);
+    }
+
+    /** Runs {@code work} in autocommit within a budget that ends at {@code deadlineNanos}. */
+    <T> T autocommit(String operation, long deadlineNanos, Work<T> work) {
+        return run(operation, true, deadlineNanos, work);
+    }
+
+    /** The end of a budget that starts now, by {@link System#nanoTime()}. */
+    long deadline() {
+        return System.nanoTime() + timeout.toNanos();
+    }
+
+    /** The store's timeout. */
+    Duration timeout() {
+        return timeout;
+    }
+
+    /** Refuses every later call. */
+    void close() {
+        closed = true;
+    }
+
+    private <T> T run(String operation, boolean autocommit, long deadline, Work<T> work) {
+        if (closed) {
+            throw new IllegalStateException(
+                    "store '" + storeName + "' is closed; cannot " + operation);
+        }
+        if (deadline - System.nanoTime() <= 0) {
+            throw new StoreTimeoutException(operation, timeout, null);
+        }
+        Connection c;
+        try {
+            c = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw failed(operation, deadline, e);
+        }
+        Session session = new Session(c, operation, timeout, deadline);
+        boolean done = false;
+        try {
+            if (c.getAutoCommit() != autocommit) {
+                c.setAutoCommit(autocommit);
+            }
+            T result = work.run(session);
+            if (!autocommit) {
+                commit(session);
+            }
+            done = true;
+            return result;
+        } catch (SQLException e) {
+            throw failed(operation, deadline, e);
+        } finally {
+            if (!done && !autocommit) {
+                rollback(c);
+            }
+            close(c);
+        }
+    }
+
+    private static void commit(Session session) {
+        try {
+            session.connection().commit();
+        } catch (SQLException e) {
+            throw new UnknownOutcome(session, e);
+        }
+    }
+
+    private static void close(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // nothing is left to do with it: a pool drops a broken connection
+        }
+    }
+
+    private static void rollback(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            // the connection is broken: the server rolls the transaction back when it notices
+        }
+    }
+
+    /** A failure of the driver: a timeout once the budget is spent, else the store unavailable. */
+    RuntimeException failed(String operation, long deadlineNanos, SQLException e) {
+        if (deadlineNanos - System.nanoTime() <= 0
+                || e instanceof SQLTransientConnectionException) {
+            return new StoreTimeoutException(operation, timeout, e);
+        }
+        return unavailable(e);
+    }
+
+    static StoreUnavailableException unavailable(@Nullable SQLException e) {
+        return new StoreUnavailableException(
+                "jdbc",
+                e == null
+                        ? "no connection"
+                        : e.getMessage() + " (SQLState " + e.getSQLState() + ")",
+                e);
+    }
+}

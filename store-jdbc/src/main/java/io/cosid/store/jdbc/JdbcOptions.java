@@ -1,0 +1,101 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.StoreConfig;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A JDBC store's options, checked: where its connections come from ({@code url}, {@code username},
+ * {@code password}, {@code poolSize}: or the application's data source), the SQL dialect, what
+ * happens to missing tables ({@code schema}) and the tables' names ({@code tablePrefix}, {@code
+ * tableSchema}).
+ *
+ * @param url the JDBC URL, when the store builds its own pool
+ * @param username the user, or null for the URL's
+ * @param password the password, or null for the URL's
+ * @param poolSize the most connections the store's own pool opens
+ * @param dialect the dialect named, or null to detect it
+ * @param schema what to do with missing tables at open
+ * @param names the tables' names
+ */
+record JdbcOptions(
+        @Nullable String url,
+        @Nullable String username,
+        @Nullable String password,
+        int poolSize,
+        @Nullable String dialect,
+        Schema.Mode schema,
+        TableNames names) {
+
+    /** Every option key. */
+    static final Set<String> KEYS =
+            Set.of(
+                    "url",
+                    "username",
+                    "password",
+                    "poolSize",
+                    "dialect",
+                    "schema",
+                    "tablePrefix",
+                    "tableSchema");
+
+    /** The dialects this module speaks. */
+    static final Set<String> DIALECTS = Set.of("postgresql");
+
+    /**
+     * Reads and checks {@code config}'s options.
+     *
+     * @throws IllegalArgumentException naming the option's full key, if one is unknown or malformed
+     */
+    static JdbcOptions of(StoreConfig config) {
+        config.requireKnownOptions(KEYS);
+        String url = config.option("url", null);
+        if (url != null && !url.startsWith("jdbc:")) {
+            throw new IllegalArgumentException(
+                    config.optionPath("url")
+                            + " must be a JDBC URL (jdbc:postgresql://host:5432/db), got '"
+                            + url
+                            + "'");
+        }
+        String dialect = config.option("dialect", null);
+        if (dialect != null) {
+            dialect = dialect.toLowerCase(Locale.ROOT);
+            if (!DIALECTS.contains(dialect)) {
+                throw new IllegalArgumentException(
+                        config.optionPath("dialect")
+                                + " must be one of "
+                                + DIALECTS
+                                + " (or absent, to detect it), got '"
+                                + dialect
+                                + "'");
+            }
+        }
+        Schema.Mode schema;
+        TableNames names;
+        try {
+            schema =
+                    Schema.Mode.parse(
+                            Objects.requireNonNullElse(config.option("schema", null), "validate"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(config.optionPath("schema") + ": " + e.getMessage());
+        }
+        try {
+            names =
+                    TableNames.of(
+                            config.option("tableSchema", null), config.option("tablePrefix", null));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    config.optionPath("tablePrefix") + " or tableSchema: " + e.getMessage());
+        }
+        return new JdbcOptions(
+                url,
+                config.option("username", null),
+                config.option("password", null),
+                config.intOption("poolSize", 4, 1, 1024),
+                dialect,
+                schema,
+                names);
+    }
+}

@@ -1,0 +1,174 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.StoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The store's tables: created from the SQL file the jar ships ({@code
+ * cosid-store/schema/postgresql.sql}, the same one Flyway or Liquibase users apply), or checked at
+ * open, so that a missing table or column is named before any operation runs.
+ */
+final class Schema {
+
+    /** What a store does with its tables at open (option {@code schema}). */
+    enum Mode {
+        /** Refuse to open when a table or column is missing (the default). */
+        VALIDATE,
+        /** Create the tables when missing, then check them. */
+        CREATE;
+
+        static Mode parse(String text) {
+            return switch (text.toLowerCase(Locale.ROOT)) {
+                case "validate" -> VALIDATE;
+                case "create" -> CREATE;
+                default ->
+                        throw new IllegalArgumentException(
+                                "schema must be validate or create, got '" + text + "'");
+            };
+        }
+    }
+
+    /** The file a dialect's tables are created from. */
+    static final String POSTGRESQL = "cosid-store/schema/postgresql.sql";
+
+    private static final Pattern STATEMENTS = Pattern.compile(";\\s*(?:\\n|$)");
+
+    private final TableNames names;
+
+    Schema(TableNames names) {
+        this.names = names;
+    }
+
+    /** The columns each table must have, by table name without its prefix. */
+    static Map<String, List<String>> columns() {
+        Map<String, List<String>> columns = new LinkedHashMap<>();
+        columns.put(
+                "ranges", List.of("key_hash", "range_key", "next_value", "sealed", "incarnation"));
+        columns.put("namespaces", List.of("name", "slot_limit", "tolerance_ms"));
+        List<String> slots = new ArrayList<>(List.of("namespace", "slot"));
+        for (String column : SlotRows.COLUMNS.split(", ", -1)) {
+            slots.add(column.trim());
+        }
+        columns.put("slots", slots);
+        columns.put("owners", List.of("namespace", "owner_key", "slots"));
+        return columns;
+    }
+
+    /** The statements that create the tables under this store's names, in order. */
+    List<String> createStatements() {
+        String sql = read(POSTGRESQL);
+        for (String table : columns().keySet()) {
+            sql = sql.replace("cosid_" + table + " ", qualified(table) + " ");
+        }
+        List<String> statements = new ArrayList<>();
+        for (String part : STATEMENTS.split(sql, -1)) {
+            String statement = stripComments(part).trim();
+            if (!statement.isEmpty()) {
+                statements.add(statement);
+            }
+        }
+        return statements;
+    }
+
+    /** Creates the missing tables, one store at a time (a transaction-scoped advisory lock). */
+    void create(Session session) throws SQLException {
+        try (PreparedStatement s = session.prepare("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+            s.setString(1, "cosid-store schema " + names.ranges());
+            s.executeQuery().close();
+        }
+        for (String statement : createStatements()) {
+            try (PreparedStatement s = session.prepare(statement)) {
+                s.execute();
+            }
+        }
+    }
+
+    /**
+     * Checks that every table and column is there.
+     *
+     * @throws StoreException naming the first missing table or column and how to create it
+     */
+    void validate(Session session) throws SQLException {
+        String sql =
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                        + (names.schema().isEmpty() ? "current_schema()" : "?")
+                        + " AND table_name = ?";
+        for (Map.Entry<String, List<String>> table : columns().entrySet()) {
+            List<String> found = new ArrayList<>();
+            try (PreparedStatement s = session.prepare(sql)) {
+                int i = 1;
+                if (!names.schema().isEmpty()) {
+                    s.setString(i++, names.schema());
+                }
+                s.setString(i, names.bare(table.getKey()));
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        found.add(r.getString(1));
+                    }
+                }
+            }
+            String name = qualified(table.getKey());
+            if (found.isEmpty()) {
+                throw new StoreException(
+                        "table "
+                                + name
+                                + " is missing; create it from "
+                                + POSTGRESQL
+                                + " in the cosid-store-jdbc jar, or open with option schema:"
+                                + " create");
+            }
+            for (String column : table.getValue()) {
+                if (!found.contains(column)) {
+                    throw new StoreException(
+                            "table "
+                                    + name
+                                    + " has no column "
+                                    + column
+                                    + "; it was created for another version: compare it with "
+                                    + POSTGRESQL);
+                }
+            }
+        }
+    }
+
+    private String qualified(String table) {
+        return switch (table) {
+            case "ranges" -> names.ranges();
+            case "namespaces" -> names.namespaces();
+            case "slots" -> names.slots();
+            default -> names.owners();
+        };
+    }
+
+    private static String stripComments(String sql) {
+        StringBuilder kept = new StringBuilder();
+        for (String line : sql.split("\n", -1)) {
+            if (!line.trim().startsWith("--")) {
+                kept.append(line).append('\n');
+            }
+        }
+        return kept.toString();
+    }
+
+    private static String read(String resource) {
+        try (InputStream in =
+                Objects.requireNonNull(
+                        Schema.class.getClassLoader().getResourceAsStream(resource), resource)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + resource + " from the jar", e);
+        }
+    }
+}

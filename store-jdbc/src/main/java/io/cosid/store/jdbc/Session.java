@@ -1,0 +1,61 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.StoreTimeoutException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One operation's connection and time budget: every statement is prepared through {@link #prepare},
+ * which first bounds how long the driver waits for the server's reply by the time the operation has
+ * left, so that no statement outlives the store's timeout.
+ */
+final class Session {
+
+    private final Connection connection;
+    private final String operation;
+    private final Duration timeout;
+    private final long deadlineNanos;
+
+    Session(Connection connection, String operation, Duration timeout, long deadlineNanos) {
+        this.connection = connection;
+        this.operation = operation;
+        this.timeout = timeout;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    /**
+     * Prepares {@code sql} with the rest of the budget as the connection's network timeout.
+     *
+     * @throws StoreTimeoutException if no time is left
+     */
+    PreparedStatement prepare(String sql) throws SQLException {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+            throw expired(null);
+        }
+        connection.setNetworkTimeout(Runnable::run, (int) Math.max(1, left / 1_000_000));
+        return connection.prepareStatement(sql);
+    }
+
+    /** Whether the operation's budget is spent. */
+    boolean expired() {
+        return deadlineNanos - System.nanoTime() <= 0;
+    }
+
+    /** The timeout of this operation, naming it and its budget. */
+    StoreTimeoutException expired(@Nullable Throwable cause) {
+        return new StoreTimeoutException(operation, timeout, cause);
+    }
+
+    /** The operation, as messages name it. */
+    String operation() {
+        return operation;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+}

@@ -1,0 +1,203 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.Namespace;
+import io.cosid.store.NamespaceNotFoundException;
+import io.cosid.store.SlotLease;
+import io.cosid.store.SlotsExhaustedException;
+import io.cosid.store.StoreArguments;
+import io.cosid.store.spi.NamespaceRules;
+import io.cosid.store.spi.SlotChoiceOrder;
+import io.cosid.store.spi.SlotState;
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An acquire, one transaction of three statements and its commit: read the namespace, the owner's
+ * index and the store's now; lock the first choices and the lowest free slot ({@code FOR UPDATE
+ * SKIP LOCKED}, so that instances starting together take distinct slots instead of queueing on one)
+ * and read the slots this store saw, to check them; write the new term and the owner index. The
+ * slot's row lock holds from the read of now to the commit, so nobody changes the slot between the
+ * decision and the write.
+ */
+final class SlotAcquire {
+
+    /** What an acquire needs to know before it chooses. */
+    private record View(Namespace namespace, List<Integer> owned, Instant now, long rows) {}
+
+    /** A slot's row created by another acquire between this one's reads and its write. */
+    static final class LostRace extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LostRace() {
+            super("another acquire created the slot's row first", null, false, false);
+        }
+    }
+
+    /** The term an acquire wrote, not yet committed. */
+    record Started(SlotLease lease, SlotState state) {}
+
+    private final SlotTables tables;
+    private final SlotMarks marks;
+    private final StoreClock clock;
+
+    SlotAcquire(SlotTables tables, SlotMarks marks, StoreClock clock) {
+        this.tables = tables;
+        this.marks = marks;
+        this.clock = clock;
+    }
+
+    /** Chooses a free slot and writes its new term, carrying {@code nonce}, in {@code session}. */
+    Started run(
+            Session session,
+            String namespace,
+            String ownerKey,
+            Duration ttl,
+            OptionalInt preferred,
+            String nonce)
+            throws SQLException {
+        long since = marks.tick();
+        View view = view(session, namespace, ownerKey);
+        Namespace ns = view.namespace();
+        preferred.ifPresent(slot -> StoreArguments.requireSlot(slot, ns));
+        List<Integer> first = SlotChoiceOrder.firstChoices(ns, view.owned(), preferred);
+        Map<Integer, SlotState> free = new LinkedHashMap<>();
+        SortedSet<Integer> lowest = new TreeSet<>();
+        lockCandidates(session, ns, first, view.now(), since, free, lowest);
+        List<Integer> absent = view.rows() < ns.limit() ? missing(session, ns) : List.of();
+        for (int slot : absent) {
+            free.putIfAbsent(slot, marks.missing(namespace, slot, since));
+            lowest.add(slot);
+        }
+        int slot = choose(ns, first, free, lowest);
+        boolean exists = !absent.contains(slot);
+        SlotState term =
+                Objects.requireNonNull(free.get(slot))
+                        .startTerm(ownerKey, view.now(), ttl, ns.tolerance());
+        List<Integer> owned = NamespaceRules.ownerIndexAfter(slot, view.owned());
+        try (PreparedStatement s =
+                session.prepare(exists ? tables.termUpdate : tables.termInsert)) {
+            SlotRows.bind(s, 1, term, nonce);
+            s.setString(SlotRows.COUNT + 1, namespace);
+            s.setInt(SlotRows.COUNT + 2, slot);
+            s.setString(SlotRows.COUNT + 3, namespace);
+            s.setString(SlotRows.COUNT + 4, ownerKey);
+            s.setString(SlotRows.COUNT + 5, NamespaceRows.ownerIndex(owned));
+            if (s.executeUpdate() != 1) {
+                throw new LostRace();
+            }
+        }
+        return new Started(term.toLease(namespace, slot), term);
+    }
+
+    private View view(Session session, String namespace, String ownerKey) throws SQLException {
+        try (PreparedStatement s = session.prepare(tables.acquireView)) {
+            clock.bind(s, 1);
+            s.setString(2, ownerKey);
+            s.setString(3, namespace);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    throw new NamespaceNotFoundException(namespace);
+                }
+                Namespace ns =
+                        NamespaceRows.namespace(
+                                tables.where(namespace), namespace, r.getLong(1), r.getLong(2));
+                String index = r.getString(3);
+                List<Integer> owned =
+                        index == null
+                                ? List.of()
+                                : NamespaceRows.ownerIndex(
+                                        tables.whereOwner(namespace, ownerKey), index);
+                return new View(ns, owned, Instant.ofEpochMilli(r.getLong(4)), r.getLong(5));
+            }
+        }
+    }
+
+    /**
+     * Locks the free ones among the first choices and the lowest free slot; reads the slots this
+     * store saw, checking every row read against what the store saw before.
+     */
+    private void lockCandidates(
+            Session session,
+            Namespace ns,
+            List<Integer> first,
+            Instant now,
+            long since,
+            Map<Integer, SlotState> free,
+            SortedSet<Integer> lowest)
+            throws SQLException {
+        String namespace = ns.name();
+        try (PreparedStatement s = session.prepare(tables.candidates)) {
+            s.setString(1, namespace);
+            s.setArray(2, ints(session, first));
+            s.setString(3, namespace);
+            s.setInt(4, ns.limit());
+            s.setLong(5, now.toEpochMilli());
+            s.setString(6, namespace);
+            s.setArray(7, ints(session, marks.of(namespace, ns.limit())));
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    int part = r.getInt(1);
+                    int slot = r.getInt(2);
+                    SlotState state = SlotRows.read(r, 3, tables.where(namespace, slot)).state();
+                    marks.read(namespace, slot, state, since);
+                    if (part < 3 && state.isFreeAt(now)) {
+                        free.putIfAbsent(slot, state);
+                        if (part == 2) {
+                            lowest.add(slot);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The slots below the limit whose rows are missing (deleted by hand). */
+    private List<Integer> missing(Session session, Namespace ns) throws SQLException {
+        try (PreparedStatement s = session.prepare(tables.missing)) {
+            s.setInt(1, ns.limit() - 1);
+            s.setString(2, ns.name());
+            try (ResultSet r = s.executeQuery()) {
+                List<Integer> slots = new ArrayList<>();
+                while (r.next()) {
+                    slots.add(r.getInt(1));
+                }
+                return slots;
+            }
+        }
+    }
+
+    /** The contract's choice order over what this acquire locked or found missing. */
+    private static int choose(
+            Namespace ns,
+            List<Integer> first,
+            Map<Integer, SlotState> free,
+            SortedSet<Integer> lowest) {
+        for (int slot : first) {
+            if (free.containsKey(slot)) {
+                return slot;
+            }
+        }
+        @Nullable Integer slot = lowest.isEmpty() ? null : lowest.first();
+        if (slot == null) {
+            throw new SlotsExhaustedException(ns.name(), ns.limit());
+        }
+        return slot;
+    }
+
+    private static Array ints(Session session, List<Integer> slots) throws SQLException {
+        return session.connection().createArrayOf("integer", slots.toArray(new Integer[0]));
+    }
+}

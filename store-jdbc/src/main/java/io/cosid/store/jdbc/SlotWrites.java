@@ -1,0 +1,329 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.LeaseLostException;
+import io.cosid.store.SlotLease;
+import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.SlotState;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Writes of a held term (renew, release) and the row lock every slot write takes first; settles
+ * commits whose reply was lost by the nonce the row carries.
+ */
+final class SlotWrites {
+
+    /**
+     * A slot's row locked for this transaction, with the store's now read under the lock.
+     *
+     * @param state the slot (never held when the row is missing)
+     * @param nonce the nonce of the write that left it; empty when missing
+     * @param now the store's now
+     * @param exists whether the row exists
+     */
+    record Locked(SlotState state, String nonce, Instant now, boolean exists) {}
+
+    private final JdbcCalls calls;
+    private final JdbcCalls settling;
+    private final SlotTables tables;
+    private final SlotMarks marks;
+    private final StoreClock clock;
+    private final Settlements later;
+
+    SlotWrites(
+            JdbcCalls calls,
+            JdbcCalls settling,
+            SlotTables tables,
+            SlotMarks marks,
+            StoreClock clock,
+            Settlements later) {
+        this.calls = calls;
+        this.settling = settling;
+        this.tables = tables;
+        this.marks = marks;
+        this.clock = clock;
+        this.later = later;
+    }
+
+    SlotLease renew(SlotLease lease) {
+        String operation = OperationNames.renew(lease.namespace(), lease.slot());
+        String nonce = UUID.randomUUID().toString();
+        long deadline = calls.deadline();
+        try {
+            SlotState renewed =
+                    calls.transaction(
+                            operation,
+                            deadline,
+                            s -> {
+                                Locked locked = lock(s, lease.namespace(), lease.slot());
+                                SlotState next =
+                                        current(lease, locked.state()).renewedAt(locked.now());
+                                update(s, lease.namespace(), lease.slot(), next, nonce);
+                                return next;
+                            });
+            marks.wrote(lease.namespace(), lease.slot(), renewed);
+            return renewed.toLease(lease.namespace(), lease.slot());
+        } catch (JdbcCalls.UnknownOutcome e) {
+            Optional<SlotState> mine = readBack(operation, deadline, lease, nonce);
+            if (mine.isPresent()) {
+                return mine.get().toLease(lease.namespace(), lease.slot());
+            }
+            throw unknown(operation, e);
+        }
+    }
+
+    /**
+     * Ends the lease's term; a null {@code stampedBefore} declares nothing, so the whole window
+     * stays used. A release that ran out of time, or whose outcome is unknown, is finished in the
+     * background (docs/contract.md, "Timed-out calls leave nothing held").
+     */
+    Instant release(SlotLease lease, @Nullable Instant stampedBefore) {
+        String operation = OperationNames.release(lease.namespace(), lease.slot());
+        long deadline = calls.deadline();
+        String nonce = UUID.randomUUID().toString();
+        try {
+            return endTerm(calls, operation, deadline, lease, stampedBefore, nonce);
+        } catch (JdbcCalls.UnknownOutcome e) {
+            Optional<SlotState> mine = readBack(operation, deadline, lease, nonce);
+            if (mine.isPresent()) {
+                return mine.get().nextFloor();
+            }
+            finishLater(operation, lease, stampedBefore);
+            throw unknown(operation, e);
+        } catch (StoreTimeoutException | StoreUnavailableException e) {
+            finishLater(operation, lease, stampedBefore);
+            throw e;
+        }
+    }
+
+    private Instant endTerm(
+            JdbcCalls on,
+            String operation,
+            long deadline,
+            SlotLease lease,
+            @Nullable Instant stampedBefore,
+            String nonce) {
+        SlotState ended =
+                on.transaction(
+                        operation,
+                        deadline,
+                        s -> {
+                            Locked locked = lock(s, lease.namespace(), lease.slot());
+                            SlotState slot = locked.state();
+                            boolean sameTerm =
+                                    slot.fence() == lease.fence()
+                                            && slot.owner().equals(lease.ownerKey());
+                            if (sameTerm && slot.released()) {
+                                return slot; // idempotent: released already
+                            }
+                            SlotState released =
+                                    current(lease, slot)
+                                            .releasedAt(
+                                                    locked.now(),
+                                                    stampedBefore == null
+                                                            ? slot.ceiling()
+                                                            : stampedBefore);
+                            update(s, lease.namespace(), lease.slot(), released, nonce);
+                            return released;
+                        });
+        marks.wrote(lease.namespace(), lease.slot(), ended);
+        return ended.nextFloor();
+    }
+
+    private void finishLater(String operation, SlotLease lease, @Nullable Instant stampedBefore) {
+        later.later(
+                "finishing a timed-out " + operation,
+                lease.ttl(),
+                () -> {
+                    try {
+                        endTerm(
+                                settling,
+                                operation,
+                                settling.deadline(),
+                                lease,
+                                stampedBefore,
+                                UUID.randomUUID().toString());
+                    } catch (LeaseLostException e) {
+                        // another term started: nothing is left to finish
+                    }
+                    return true;
+                });
+    }
+
+    /**
+     * An acquire whose commit got no reply: its term is the caller's if the row carries its nonce;
+     * otherwise the outcome is unknown, and if the term lands after all it is released in the
+     * background declaring its floor, since nobody stamped under it.
+     */
+    SlotLease settleAcquire(
+            String operation,
+            long deadline,
+            SlotAcquire.@Nullable Started sent,
+            String nonce,
+            JdbcCalls.UnknownOutcome e) {
+        if (sent == null) {
+            throw unknown(operation, e);
+        }
+        SlotLease lease = sent.lease();
+        Optional<SlotState> mine = readBack(operation, deadline, lease, nonce);
+        if (mine.isPresent()) {
+            return lease;
+        }
+        later.later(
+                "releasing the term of a timed-out " + operation,
+                lease.ttl(),
+                () -> releaseIfMine(lease, nonce));
+        throw unknown(operation, e);
+    }
+
+    /** Releases the term {@code nonce} wrote, if the row still carries it; true when settled. */
+    private boolean releaseIfMine(SlotLease lease, String nonce) {
+        String operation = OperationNames.release(lease.namespace(), lease.slot());
+        return settling.transaction(
+                operation,
+                settling.deadline(),
+                s -> {
+                    Locked locked = lock(s, lease.namespace(), lease.slot());
+                    if (!locked.nonce().equals(nonce)) {
+                        return false; // not landed (yet), or ended by someone else
+                    }
+                    SlotState released =
+                            locked.state().releasedAt(locked.now(), locked.state().floor());
+                    update(
+                            s,
+                            lease.namespace(),
+                            lease.slot(),
+                            released,
+                            UUID.randomUUID().toString());
+                    return true;
+                });
+    }
+
+    /** The slot as written by the write that carried {@code nonce}, when the row shows it. */
+    private Optional<SlotState> readBack(
+            String operation, long deadline, SlotLease lease, String nonce) {
+        try {
+            return calls.autocommit(
+                    operation,
+                    deadline,
+                    session -> {
+                        try (PreparedStatement s = session.prepare(tables.slotRead)) {
+                            s.setString(1, lease.namespace());
+                            s.setInt(2, lease.slot());
+                            try (ResultSet r = s.executeQuery()) {
+                                if (!r.next()) {
+                                    return Optional.empty();
+                                }
+                                SlotRows.Read read =
+                                        SlotRows.read(
+                                                r,
+                                                1,
+                                                tables.where(lease.namespace(), lease.slot()));
+                                if (!read.nonce().equals(nonce)) {
+                                    return Optional.empty();
+                                }
+                                marks.wrote(lease.namespace(), lease.slot(), read.state());
+                                return Optional.of(read.state());
+                            }
+                        }
+                    });
+        } catch (StoreTimeoutException | StoreUnavailableException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Locks the slot's row and reads it with the store's now, checked against what this store saw.
+     */
+    Locked lock(Session session, String namespace, int slot) throws SQLException {
+        long since = marks.tick();
+        try (PreparedStatement s = session.prepare(tables.slotLock)) {
+            clock.bind(s, 1);
+            s.setString(2, namespace);
+            s.setInt(3, slot);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                Instant now = Instant.ofEpochMilli(r.getLong(1));
+                if (r.getString(2) == null) {
+                    return new Locked(marks.missing(namespace, slot, since), "", now, false);
+                }
+                SlotRows.Read read = SlotRows.read(r, 2, tables.where(namespace, slot));
+                marks.read(namespace, slot, read.state(), since);
+                return new Locked(read.state(), read.nonce(), now, true);
+            }
+        }
+    }
+
+    /**
+     * Writes {@code state} over the slot's row, or creates it; a row created first is a lost race.
+     */
+    void write(Session session, String namespace, int slot, SlotState state, boolean exists)
+            throws SQLException {
+        String nonce = UUID.randomUUID().toString();
+        if (exists) {
+            update(session, namespace, slot, state, nonce);
+            return;
+        }
+        try (PreparedStatement s = session.prepare(tables.slotInsert)) {
+            SlotRows.bind(s, 1, state, nonce);
+            s.setString(SlotRows.COUNT + 1, namespace);
+            s.setInt(SlotRows.COUNT + 2, slot);
+            if (s.executeUpdate() != 1) {
+                throw new SlotAcquire.LostRace();
+            }
+        }
+    }
+
+    private void update(Session session, String namespace, int slot, SlotState state, String nonce)
+            throws SQLException {
+        try (PreparedStatement s = session.prepare(tables.slotUpdate)) {
+            SlotRows.bind(s, 1, state, nonce);
+            s.setString(SlotRows.COUNT + 1, namespace);
+            s.setInt(SlotRows.COUNT + 2, slot);
+            s.executeUpdate();
+        }
+    }
+
+    /** The store's now. */
+    Instant now(Session session) throws SQLException {
+        try (PreparedStatement s = session.prepare(tables.now)) {
+            clock.bind(s, 1);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return Instant.ofEpochMilli(r.getLong(1));
+            }
+        }
+    }
+
+    /** {@code state} when it is still the lease's current term; otherwise the lease is lost. */
+    private static SlotState current(SlotLease lease, SlotState state) {
+        if (state.isCurrentTermOf(lease)) {
+            return state;
+        }
+        String reason =
+                state.fence() != lease.fence() || !state.owner().equals(lease.ownerKey())
+                        ? "the slot's current term has fence "
+                                + state.fence()
+                                + " (owner '"
+                                + state.owner()
+                                + "')"
+                        : "the term was released";
+        throw new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
+    }
+
+    private static StoreUnavailableException unknown(String operation, JdbcCalls.UnknownOutcome e) {
+        return new StoreUnavailableException(
+                "jdbc",
+                operation
+                        + ": the commit got no reply and the row does not show it; its outcome is"
+                        + " unknown",
+                e.getCause());
+    }
+}

@@ -1,0 +1,18 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.jdbc.harness.PostgresExtension;
+import io.cosid.store.tck.StoreCompatibilityKit;
+import io.cosid.store.tck.StoreFixture;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+@DisplayName("PostgreSQL 18, the server's clock: the contract")
+class PostgresStoreTest extends StoreCompatibilityKit {
+
+    @RegisterExtension static final PostgresExtension SERVER = PostgresExtension.newest();
+
+    @Override
+    protected StoreFixture createFixture() {
+        return new JdbcFixture(SERVER.jdbcUrl(), false);
+    }
+}
