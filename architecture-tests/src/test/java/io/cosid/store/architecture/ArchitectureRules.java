@@ -34,6 +34,7 @@ final class ArchitectureRules {
     static final String TCK = "io.cosid.store.tck..";
     static final String COSID = "io.cosid.store.cosid..";
     static final String MICROMETER = "io.cosid.store.micrometer..";
+    static final String JDBC = "io.cosid.store.jdbc..";
     static final String INTERNAL = "..internal..";
 
     /** JSpecify's nullness annotations: they mark what may be null, and have no behaviour. */
@@ -87,6 +88,20 @@ final class ArchitectureRules {
                     .onlyDependOnClassesThat()
                     .resideInAnyPackage("java..", NULLNESS, API, SPI, IN_MEMORY)
                     .as("store-inmemory depends only on store-api");
+
+    /**
+     * The JDBC backend needs nothing but the JDK's {@code java.sql}, the API and SLF4J: the
+     * application brings its driver and its pool.
+     */
+    static final ArchRule JDBC_DEPENDS_ONLY_ON_THE_API_AND_JAVA_SQL =
+            classes()
+                    .that()
+                    .resideInAPackage(JDBC)
+                    .should()
+                    .onlyDependOnClassesThat()
+                    .resideInAnyPackage(
+                            "java..", "javax.sql..", NULLNESS, API, SPI, JDBC, "org.slf4j")
+                    .as("store-jdbc depends only on store-api, java.sql and SLF4J");
 
     /**
      * The CosId integration is written against the API and CosId's interfaces, so that it works on

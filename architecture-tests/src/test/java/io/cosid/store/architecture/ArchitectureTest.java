@@ -51,6 +51,12 @@ class ArchitectureTest {
     }
 
     @Test
+    @DisplayName("store-jdbc depends only on store-api, java.sql and SLF4J: no driver, no pool")
+    void jdbcOnApi() {
+        ArchitectureRules.JDBC_DEPENDS_ONLY_ON_THE_API_AND_JAVA_SQL.check(production);
+    }
+
+    @Test
     @DisplayName("store-cosid depends only on store-api and CosId, never on a backend")
     void cosIdOnApi() {
         ArchitectureRules.COSID_DEPENDS_ONLY_ON_THE_API_AND_COSID.check(production);

@@ -49,6 +49,7 @@ class BomTest {
                         "cosid-store-api",
                         "cosid-store-inmemory",
                         "cosid-store-zookeeper",
+                        "cosid-store-jdbc",
                         "cosid-store-cosid",
                         "cosid-store-micrometer",
                         "cosid-store-spring-boot-autoconfigure",
