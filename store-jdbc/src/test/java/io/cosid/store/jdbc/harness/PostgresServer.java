@@ -30,14 +30,24 @@ public final class PostgresServer implements AutoCloseable {
     private final PostgresBinaries binaries;
     private final Path data;
     private final int port;
-    private final Process process;
+    private final List<String> command;
+    private Process process;
     private final AtomicInteger databases = new AtomicInteger();
 
-    private PostgresServer(PostgresBinaries binaries, Path data, int port, Process process) {
+    private PostgresServer(PostgresBinaries binaries, Path data, int port, List<String> command)
+            throws IOException {
         this.binaries = binaries;
         this.data = data;
         this.port = port;
-        this.process = process;
+        this.command = List.copyOf(command);
+        this.process = launch();
+    }
+
+    private Process launch() throws IOException {
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+                .start();
     }
 
     /**
@@ -69,13 +79,7 @@ public final class PostgresServer implements AutoCloseable {
             for (String setting : settings) {
                 command.addAll(List.of("-c", setting));
             }
-            Process process =
-                    new ProcessBuilder(command)
-                            .redirectErrorStream(true)
-                            .redirectOutput(
-                                    data.resolveSibling(data.getFileName() + ".log").toFile())
-                            .start();
-            PostgresServer server = new PostgresServer(binaries, data, port, process);
+            PostgresServer server = new PostgresServer(binaries, data, port, command);
             server.awaitAnswer();
             return server;
         } catch (IOException e) {
@@ -134,6 +138,116 @@ public final class PostgresServer implements AutoCloseable {
     public String osUser() throws IOException {
         String pid = Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim();
         return Files.getOwner(Path.of("/proc", pid)).getName();
+    }
+
+    /**
+     * The server's processes: the postmaster and every process it started.
+     *
+     * @return their process ids
+     * @throws IOException if the postmaster's pid file cannot be read
+     */
+    public List<Long> processes() throws IOException {
+        long postmaster =
+                Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+        List<Long> all = new ArrayList<>();
+        all.add(postmaster);
+        ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> all.add(d.pid())));
+        return all;
+    }
+
+    /**
+     * Stops every process of the server (SIGSTOP), as a frozen machine or a long pause would: it
+     * accepts connections in the kernel but answers nothing.
+     *
+     * @throws IOException if a signal cannot be sent
+     */
+    public void pause() throws IOException {
+        signal("STOP", processes());
+    }
+
+    /**
+     * Lets a paused server go on (SIGCONT).
+     *
+     * @throws IOException if a signal cannot be sent
+     */
+    public void resume() throws IOException {
+        signal("CONT", processes());
+    }
+
+    /**
+     * Kills the server as a power cut would (SIGKILL to every process): what was committed with
+     * {@code fsync} on survives, what was not is lost.
+     *
+     * @throws IOException if a signal cannot be sent
+     */
+    public void crash() throws IOException {
+        signal("KILL", processes());
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Starts a crashed server again on the same data and port, and waits until it answers (after
+     * its crash recovery).
+     *
+     * @throws IOException if it cannot start
+     */
+    public void restart() throws IOException {
+        process = launch();
+        awaitAnswer();
+    }
+
+    /**
+     * Makes connections of {@code role} authenticate with a password ({@code scram-sha-256}): the
+     * role is created with it, and a rule ahead of the others asks for it.
+     *
+     * @param role the role, created here
+     * @param password its password
+     * @throws IOException if pg_hba.conf cannot be written
+     * @throws SQLException if the role cannot be created or the rules reloaded
+     */
+    public void requirePassword(String role, String password) throws IOException, SQLException {
+        try (Connection c = connect("postgres");
+                Statement s = c.createStatement()) {
+            s.execute("CREATE ROLE " + role + " LOGIN SUPERUSER PASSWORD '" + password + "'");
+            Path hba = data.resolve("pg_hba.conf");
+            String rule = "host all " + role + " 127.0.0.1/32 scram-sha-256\n";
+            List<String> write = new ArrayList<>(PostgresBinaries.asUnprivileged());
+            write.addAll(
+                    List.of(
+                            "sh",
+                            "-c",
+                            "printf '"
+                                    + rule
+                                    + "' | cat - "
+                                    + hba
+                                    + " > "
+                                    + hba
+                                    + ".new && mv "
+                                    + hba
+                                    + ".new "
+                                    + hba));
+            OsProcesses.run(write);
+            s.execute("SELECT pg_reload_conf()");
+        }
+    }
+
+    private static void signal(String signal, List<Long> pids) throws IOException {
+        List<String> kill = new ArrayList<>(List.of("kill", "-" + signal));
+        pids.forEach(p -> kill.add(Long.toString(p)));
+        OsProcesses.run(kill);
+    }
+
+    /**
+     * The port the server listens on.
+     *
+     * @return the port
+     */
+    public int port() {
+        return port;
     }
 
     private void awaitAnswer() {

@@ -1,0 +1,166 @@
+package io.cosid.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cosid.store.Range;
+import io.cosid.store.SlotLease;
+import io.cosid.store.SlotView;
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.Stores;
+import io.cosid.store.jdbc.harness.CuttingProxy;
+import io.cosid.store.jdbc.harness.CuttingProxy.Cut;
+import io.cosid.store.jdbc.harness.PostgresExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Connections cut in the middle of a write, on a real PostgreSQL through a TCP proxy: the write
+ * delivered and its reply lost, or never delivered. The client cannot tell the two apart; the store
+ * never hands out a value or a term twice: a range of unknown outcome is a gap, a lease write is
+ * settled by reading back the nonce it carried (docs/contract.md, "Unknown outcomes").
+ */
+@DisplayName("A connection cut mid-write (PostgreSQL through a cutting proxy)")
+class CutConnectionTest {
+
+    @RegisterExtension static final PostgresExtension SERVER = PostgresExtension.newest();
+
+    private static final Duration TTL = Duration.ofSeconds(30);
+    private static int schemas;
+
+    private CuttingProxy proxy;
+    private final List<Store> opened = new ArrayList<>();
+    private String schema;
+
+    @BeforeEach
+    void proxy() {
+        proxy = new CuttingProxy(SERVER.server().port());
+        schema = "cut" + ++schemas;
+    }
+
+    @AfterEach
+    void close() {
+        opened.forEach(Store::close);
+        proxy.close();
+    }
+
+    /** A store whose connections go through the proxy. */
+    private Store store() {
+        String url =
+                "jdbc:postgresql://127.0.0.1:"
+                        + proxy.port()
+                        + "/"
+                        + SERVER.jdbcUrl().replaceAll(".*/([^/?]+)\\?.*", "$1")
+                        + "?user=postgres&prepareThreshold=0";
+        Store store =
+                Stores.open(
+                        StoreConfig.of("cut", JdbcStoreProvider.TYPE)
+                                .withOption("url", url)
+                                .withOption("schema", "create")
+                                .withOption("tablePrefix", schema + "_"));
+        opened.add(store);
+        return store;
+    }
+
+    @Nested
+    @DisplayName("ranges")
+    class Ranges {
+
+        @Test
+        @DisplayName("an acquire whose reply was lost after it landed is a gap, never handed out")
+        void replyLost() {
+            Store store = store();
+            assertThat(store.ranges().acquire("orders", 10)).isEqualTo(new Range("orders", 0, 10));
+            proxy.cutNext(schema + "_ranges", Cut.AFTER_DELIVERY);
+            assertThatThrownBy(() -> store.ranges().acquire("orders", 10))
+                    .isInstanceOf(StoreUnavailableException.class);
+            assertThat(proxy.fired()).isTrue();
+            assertThat(store.ranges().acquire("orders", 10))
+                    .as("[10, 20) landed unseen: skipped")
+                    .isEqualTo(new Range("orders", 20, 30));
+        }
+
+        @Test
+        @DisplayName("an acquire that never reached the server loses nothing")
+        void neverDelivered() {
+            Store store = store();
+            store.ranges().acquire("orders", 10);
+            proxy.cutNext(schema + "_ranges", Cut.BEFORE_DELIVERY);
+            assertThatThrownBy(() -> store.ranges().acquire("orders", 10))
+                    .isInstanceOf(StoreUnavailableException.class);
+            assertThat(proxy.fired()).isTrue();
+            assertThat(store.ranges().acquire("orders", 10)).isEqualTo(new Range("orders", 10, 20));
+        }
+    }
+
+    @Nested
+    @DisplayName("slot leases")
+    class Leases {
+
+        @Test
+        @DisplayName(
+                "an acquire whose commit landed unseen is the caller's: the row carries its nonce")
+        void acquireCommitReplyLost() {
+            Store store = store();
+            store.slots().define("workers", 2, Duration.ZERO);
+            proxy.cutNext("COMMIT", Cut.AFTER_DELIVERY);
+            SlotLease lease = store.slots().acquire("workers", "a", TTL);
+            assertThat(proxy.fired()).as("the commit's reply was dropped").isTrue();
+            SlotView slot = store.slots().inspect("workers").slots().get(0);
+            assertThat(slot.ownerKey()).isEqualTo("a");
+            assertThat(slot.fence()).isEqualTo(lease.fence());
+            assertThat(store.slots().renew(lease).fence()).isEqualTo(lease.fence());
+        }
+
+        @Test
+        @DisplayName("an acquire whose commit never arrived is refused, and the slot stays free")
+        void acquireCommitNeverDelivered() {
+            Store store = store();
+            store.slots().define("workers", 1, Duration.ZERO);
+            proxy.cutNext("COMMIT", Cut.BEFORE_DELIVERY);
+            assertThatThrownBy(() -> store.slots().acquire("workers", "a", TTL))
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("outcome is unknown");
+            SlotLease next = store().slots().acquire("workers", "b", TTL);
+            assertThat(next.slot()).isZero();
+            assertThat(next.fence()).as("no term of 'a' ever landed").isEqualTo(1);
+        }
+
+        @Test
+        @DisplayName("a release whose commit landed unseen returns its bound; the slot is free")
+        void releaseCommitReplyLost() {
+            Store store = store();
+            store.slots().define("workers", 1, Duration.ZERO);
+            SlotLease lease = store.slots().acquire("workers", "a", TTL);
+            proxy.cutNext("COMMIT", Cut.AFTER_DELIVERY);
+            assertThat(store.slots().release(lease, lease.floor())).isEqualTo(lease.floor());
+            assertThat(proxy.fired()).isTrue();
+            SlotLease next = store().slots().acquire("workers", "b", TTL);
+            assertThat(next.fence()).isEqualTo(lease.fence() + 1);
+            assertThat(next.floor()).isEqualTo(lease.floor());
+        }
+
+        @Test
+        @DisplayName("a renew whose commit never arrived is refused, and the term goes on")
+        void renewCommitNeverDelivered() {
+            Store store = store();
+            store.slots().define("workers", 1, Duration.ZERO);
+            SlotLease lease = store.slots().acquire("workers", "a", TTL);
+            proxy.cutNext("COMMIT", Cut.BEFORE_DELIVERY);
+            assertThatThrownBy(() -> store.slots().renew(lease))
+                    .isInstanceOf(StoreUnavailableException.class);
+            SlotLease renewed = store.slots().renew(lease);
+            assertThat(renewed.fence()).isEqualTo(lease.fence());
+            assertThat(renewed.expiresAt()).isAfterOrEqualTo(lease.expiresAt());
+        }
+    }
+}
