@@ -14,8 +14,14 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +34,15 @@ import org.jspecify.annotations.Nullable;
  * their own (HikariCP, Spring Boot's) pass it instead ({@link JdbcStores#open}).
  */
 final class ConnectionPool implements DataSource, AutoCloseable {
+
+    /** Threads that open connections, so that a caller can stop waiting for one. */
+    private static final Executor CONNECTING =
+            Executors.newCachedThreadPool(
+                    r -> {
+                        Thread t = new Thread(r, "cosid-store-jdbc-connect");
+                        t.setDaemon(true);
+                        return t;
+                    });
 
     private final String url;
     private final Properties credentials;
@@ -57,12 +72,58 @@ final class ConnectionPool implements DataSource, AutoCloseable {
         try {
             Connection real = takeIdle();
             if (real == null) {
-                real = DriverManager.getConnection(url, credentials);
+                real = connect();
             }
             return lend(real);
         } catch (SQLException | RuntimeException e) {
             permits.release();
             throw e;
+        }
+    }
+
+    /**
+     * A new connection within the wait: drivers bound a connection's handshake with options of
+     * their own (or not at all), and a server that accepts the socket but answers nothing would
+     * hold the caller forever. A connection that comes too late is closed.
+     */
+    private Connection connect() throws SQLException {
+        CompletableFuture<Connection> connecting =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return DriverManager.getConnection(url, credentials);
+                            } catch (SQLException e) {
+                                throw new CompletionException(e);
+                            }
+                        },
+                        CONNECTING);
+        try {
+            return connecting.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            var unused = connecting.thenAccept(ConnectionPool::closeQuietly);
+            throw new SQLTransientConnectionException(
+                    "the server did not complete a new connection within " + wait, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            var unused = connecting.thenAccept(ConnectionPool::closeQuietly);
+            throw new SQLTransientConnectionException("interrupted connecting", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof CompletionException c
+                    && c.getCause() instanceof SQLException sql) {
+                throw sql;
+            }
+            if (e.getCause() instanceof SQLException sql) {
+                throw sql;
+            }
+            throw new SQLException("cannot connect: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // it came too late; nothing else to do
         }
     }
 

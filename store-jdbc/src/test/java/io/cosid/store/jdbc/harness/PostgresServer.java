@@ -141,17 +141,16 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /**
-     * The server's processes: the postmaster and every process it started.
+     * The server's processes: the one this harness started (under root, {@code runuser}, which
+     * stops itself when its child stops, as {@code su} does for job control), the postmaster and
+     * every process the postmaster started.
      *
      * @return their process ids
-     * @throws IOException if the postmaster's pid file cannot be read
      */
-    public List<Long> processes() throws IOException {
-        long postmaster =
-                Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+    public List<Long> processes() {
         List<Long> all = new ArrayList<>();
-        all.add(postmaster);
-        ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> all.add(d.pid())));
+        all.add(process.pid());
+        process.descendants().forEach(d -> all.add(d.pid()));
         return all;
     }
 
@@ -181,12 +180,19 @@ public final class PostgresServer implements AutoCloseable {
      * @throws IOException if a signal cannot be sent
      */
     public void crash() throws IOException {
-        signal("KILL", processes());
-        try {
-            process.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        List<Long> killed = processes();
+        signal("KILL", killed);
+        // a postmaster not yet reaped still holds its pid, and a restart would take it for alive
+        Awaitility.await("the killed processes gone")
+                .atMost(START_BUDGET)
+                .until(
+                        () ->
+                                killed.stream()
+                                        .noneMatch(
+                                                p ->
+                                                        ProcessHandle.of(p)
+                                                                .map(ProcessHandle::isAlive)
+                                                                .orElse(false)));
     }
 
     /**
