@@ -7,6 +7,8 @@ import io.cosid.store.SlotLease;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.jdbc.harness.PostgresExtension;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -113,6 +116,51 @@ class HerdTest {
                 .as("statements for %d acquires", instances)
                 .isEqualTo(3L * instances);
         assertThat(commits).isEqualTo(instances);
+    }
+
+    @Test
+    @DisplayName("8 processes acquiring on one key get disjoint ranges that leave no gap")
+    void processesOnOneKey() throws Exception {
+        store(counting()).ranges().peek("orders"); // creates the tables
+        int processes = 8;
+        int each = 100;
+        List<Process> workers = new ArrayList<>();
+        for (int p = 0; p < processes; p++) {
+            workers.add(
+                    new ProcessBuilder(
+                                    Path.of(System.getProperty("java.home"), "bin", "java")
+                                            .toString(),
+                                    "-cp",
+                                    System.getProperty("java.class.path"),
+                                    RangeWorker.class.getName(),
+                                    SERVER.jdbcUrl(),
+                                    prefix,
+                                    "orders",
+                                    Integer.toString(each))
+                            .redirectError(ProcessBuilder.Redirect.INHERIT)
+                            .start());
+        }
+        List<long[]> ranges = new ArrayList<>();
+        for (Process worker : workers) {
+            String out = new String(worker.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(worker.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            assertThat(worker.exitValue()).isZero();
+            out.lines()
+                    .map(line -> line.split(" ", -1))
+                    .forEach(
+                            p ->
+                                    ranges.add(
+                                            new long[] {
+                                                Long.parseLong(p[0]), Long.parseLong(p[1])
+                                            }));
+        }
+        ranges.sort((a, b) -> Long.compare(a[0], b[0]));
+        long expected = 0;
+        for (long[] r : ranges) {
+            assertThat(r[0]).as("no gap, no overlap").isEqualTo(expected);
+            expected = r[1];
+        }
+        assertThat(ranges).hasSize(processes * each);
     }
 
     @Test
