@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -43,6 +44,22 @@ public final class PostgresServer implements AutoCloseable {
         this.process = launch();
     }
 
+    private static List<String> serverCommand(PostgresBinaries binaries, Path data, int port) {
+        List<String> command = new ArrayList<>(PostgresBinaries.asUnprivileged());
+        command.addAll(
+                List.of(
+                        binaries.program("postgres").toString(),
+                        "-D",
+                        data.toString(),
+                        "-p",
+                        Integer.toString(port),
+                        "-k",
+                        data.toString(),
+                        "-c",
+                        "listen_addresses=127.0.0.1"));
+        return command;
+    }
+
     private Process launch() throws IOException {
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -64,18 +81,7 @@ public final class PostgresServer implements AutoCloseable {
             Path data = PostgresBinaries.runs().resolve("run-" + UUID.randomUUID());
             copyTemplate(binaries, data);
             int port = freePort();
-            List<String> command = new ArrayList<>(PostgresBinaries.asUnprivileged());
-            command.addAll(
-                    List.of(
-                            binaries.program("postgres").toString(),
-                            "-D",
-                            data.toString(),
-                            "-p",
-                            Integer.toString(port),
-                            "-k",
-                            data.toString(),
-                            "-c",
-                            "listen_addresses=127.0.0.1"));
+            List<String> command = new ArrayList<>(serverCommand(binaries, data, port));
             for (String setting : settings) {
                 command.addAll(List.of("-c", setting));
             }
@@ -165,6 +171,16 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /**
+     * Stops one process of the server (SIGSTOP), say a WAL sender, so that it sends nothing more.
+     *
+     * @param pid the process, as {@code pg_stat_activity} or {@code pg_stat_replication} name it
+     * @throws IOException if the signal cannot be sent
+     */
+    public void pause(long pid) throws IOException {
+        signal("STOP", List.of(pid));
+    }
+
+    /**
      * Lets a paused server go on (SIGCONT).
      *
      * @throws IOException if a signal cannot be sent
@@ -248,6 +264,75 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /**
+     * Starts a hot standby of this server, as {@code pg_basebackup -R} would make one (zonky's
+     * binaries have no {@code pg_basebackup}): a physical replication slot keeps the WAL, a copy of
+     * the data directory is taken between {@code pg_backup_start} and {@code pg_backup_stop}, and a
+     * server on a port of its own streams this one's WAL asynchronously (no {@code
+     * synchronous_standby_names}).
+     *
+     * @return the running standby
+     */
+    public PostgresServer startStandby() {
+        try (Connection c = connect("postgres");
+                Statement s = c.createStatement()) {
+            Path standby = PostgresBinaries.runs().resolve("run-" + UUID.randomUUID());
+            s.execute("SELECT pg_create_physical_replication_slot('standby', true)");
+            s.execute("SELECT pg_backup_start('standby', true)");
+            asServer(List.of("cp", "-a", data.toString(), standby.toString()));
+            String label;
+            try (ResultSet r = s.executeQuery("SELECT labelfile FROM pg_backup_stop(true)")) {
+                r.next();
+                label = r.getString(1);
+            }
+            asServer(List.of("rm", "-f", standby.resolve("postmaster.pid").toString()));
+            writeAsServer(standby.resolve("backup_label"), label, false);
+            writeAsServer(standby.resolve("standby.signal"), "", false);
+            writeAsServer(
+                    standby.resolve("postgresql.auto.conf"),
+                    "primary_conninfo = 'host=127.0.0.1 port="
+                            + port
+                            + " user=postgres'\nprimary_slot_name = 'standby'\n",
+                    true);
+            int standbyPort = freePort();
+            PostgresServer server =
+                    new PostgresServer(
+                            binaries,
+                            standby,
+                            standbyPort,
+                            serverCommand(binaries, standby, standbyPort));
+            server.awaitAnswer();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a standby of " + this, e);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot start a standby of " + this, e);
+        }
+    }
+
+    /** Runs a command as the user the server runs as. */
+    private static void asServer(List<String> command) throws IOException {
+        List<String> full = new ArrayList<>(PostgresBinaries.asUnprivileged());
+        full.addAll(command);
+        OsProcesses.run(full);
+    }
+
+    /** Writes (or appends) a file in a data directory, as the user the server runs as. */
+    private static void writeAsServer(Path file, String text, boolean append) throws IOException {
+        Path staged = Files.createTempFile("cosid-store-pg", ".txt");
+        try {
+            Files.writeString(staged, text);
+            staged.toFile().setReadable(true, false);
+            asServer(
+                    List.of(
+                            "sh",
+                            "-c",
+                            "cat '" + staged + "' " + (append ? ">>" : ">") + " '" + file + "'"));
+        } finally {
+            Files.deleteIfExists(staged);
+        }
+    }
+
+    /**
      * The port the server listens on.
      *
      * @return the port
@@ -279,6 +364,10 @@ public final class PostgresServer implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (!process.isAlive()) {
+                OsProcesses.run(List.of("rm", "-rf", data.toString(), log().toString()));
+                return;
+            }
             List<String> stop = new ArrayList<>(PostgresBinaries.asUnprivileged());
             stop.addAll(
                     List.of(
