@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("README snippets compile as copied")
 class ReadmeSnippetsTest {
 
-    private static final List<String> READMES = List.of("README.md", "store-zookeeper/README.md");
+    private static final List<String> READMES =
+            List.of("README.md", "store-zookeeper/README.md", "store-jdbc/README.md");
     private static final Pattern CLASS = Pattern.compile("(?m)^(public |final |abstract )*class ");
 
     @TempDir Path out;
