@@ -56,13 +56,21 @@ public record SlotState(
      * Free: never held, released, expired by the store's clock ({@code now >= expiresAt}), or only
      * advanced. A slot whose fence cannot grow any more is never free: it could not start a term
      * with a larger fence.
+     *
+     * @param now the store's now
+     * @return whether an acquire may start a term on the slot at {@code now}
      */
     public boolean isFreeAt(Instant now) {
         boolean noTerm = owner.isEmpty() || released || !now.isBefore(expiresAt);
         return noTerm && fence < Long.MAX_VALUE;
     }
 
-    /** Whether {@code lease} is this slot's current, unreleased term. */
+    /**
+     * Whether {@code lease} is this slot's current, unreleased term.
+     *
+     * @param lease the lease
+     * @return true when the slot's latest term is the lease's and was not released
+     */
     public boolean isCurrentTermOf(SlotLease lease) {
         return fence == lease.fence() && owner.equals(lease.ownerKey()) && !released;
     }
@@ -72,6 +80,12 @@ public record SlotState(
      * {@code expiresAt = t + ttl}, {@code ceiling = max(floor, expiresAt + tolerance)}. The ceiling
      * is never below the floor, so a window is at worst empty, never inverted (possible only when
      * the store's clock stepped back by more than the ttl).
+     *
+     * @param newOwner the new term's owner key
+     * @param t the store's now
+     * @param newTtl the new term's ttl
+     * @param newTolerance the namespace's tolerance
+     * @return the slot with the new term
      */
     public SlotState startTerm(String newOwner, Instant t, Duration newTtl, Duration newTolerance) {
         long newIncarnation = fence > 0 && owner.equals(newOwner) ? incarnation + 1 : 1;
@@ -94,6 +108,9 @@ public record SlotState(
     /**
      * The same term extended from store time {@code t}. The replaced values are lower bounds, so
      * neither expiresAt nor ceiling goes back when the store's clock does.
+     *
+     * @param t the store's now
+     * @return the slot with its term extended
      */
     public SlotState renewedAt(Instant t) {
         Instant newExpiresAt = max(expiresAt, t.plus(ttl));
@@ -119,6 +136,10 @@ public record SlotState(
      * than the time since the term's last write cannot be seen, and any bound taken from it could
      * fall under timestamps the holder used. A release that declares nothing passes the ceiling:
      * the whole window stays used.
+     *
+     * @param t the store's now
+     * @param stampedBefore what the holder declares: it stamped nothing at or after it
+     * @return the slot with its term released
      */
     public SlotState releasedAt(Instant t, Instant stampedBefore) {
         Instant bound = max(floor, min(ceiling, stampedBefore));
@@ -140,6 +161,10 @@ public record SlotState(
      * Fence and next floor raised to at least the given values, never lowered. Advance only writes
      * a free slot, so a term it meets has expired or was released: the write ends it for good (a
      * later renew is refused), and the next floor keeps covering its window.
+     *
+     * @param fenceAtLeast the lowest fence afterwards
+     * @param floorAtLeast the lowest next floor afterwards
+     * @return the slot advanced
      */
     public SlotState advancedTo(long fenceAtLeast, Instant floorAtLeast) {
         boolean endsTerm = !owner.isEmpty();
@@ -157,10 +182,25 @@ public record SlotState(
                 released ? releasedAt : Instant.EPOCH);
     }
 
+    /**
+     * Whether the slot already reached a fence and a next floor, so that advancing to them changes
+     * nothing.
+     *
+     * @param fenceAtLeast the fence
+     * @param floorAtLeast the next floor
+     * @return true when both are reached
+     */
     public boolean isAtLeast(long fenceAtLeast, Instant floorAtLeast) {
         return fence >= fenceAtLeast && !nextFloor.isBefore(floorAtLeast);
     }
 
+    /**
+     * The slot's latest term as its holder's lease.
+     *
+     * @param namespace the namespace
+     * @param slot the slot
+     * @return the lease
+     */
     public SlotLease toLease(String namespace, int slot) {
         return new SlotLease(
                 namespace,
@@ -175,6 +215,13 @@ public record SlotState(
                 tolerance);
     }
 
+    /**
+     * The slot as operators see it.
+     *
+     * @param namespace the namespace
+     * @param slot the slot
+     * @return the view
+     */
     public SlotView toView(String namespace, int slot) {
         return new SlotView(
                 namespace,

@@ -16,9 +16,10 @@ import org.springframework.context.annotation.Import;
  * cosid.stores}, named {@code cosidStore.<name>} and qualified {@code <name>}, each opened with the
  * configuration every {@link StoreConfigCustomizer} bean made of it; a ZooKeeper store whose
  * options name no client of its own uses the application's one {@code CuratorFramework} bean, and
- * closes before it. With exactly one store, its {@link RangeStore} and {@link SlotLeaseStore} too.
- * {@link HeldLeases}, attached to every store, tracks the leases this process holds for health and
- * metrics.
+ * closes before it; a JDBC store whose options name no {@code url} uses the application's one (or
+ * primary) {@code DataSource} bean, on connections of its own, and closes before it. With exactly
+ * one store, its {@link RangeStore} and {@link SlotLeaseStore} too. {@link HeldLeases}, attached to
+ * every store, tracks the leases this process holds for health and metrics.
  *
  * <p>The other concerns have auto-configurations of their own: {@link
  * CosIdStoreCosIdAutoConfiguration}, {@link CosIdStoreMetricsAutoConfiguration}, {@link
@@ -26,7 +27,11 @@ import org.springframework.context.annotation.Import;
  * CosIdStoreObservationAutoConfiguration}. Every bean backs off when the application defines its
  * own.
  */
-@AutoConfiguration
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"
+        })
 @EnableConfigurationProperties(CosIdStoreProperties.class)
 @Import(StoreBeansRegistrar.class)
 public class CosIdStoreAutoConfiguration {

@@ -21,8 +21,8 @@ import org.springframework.core.type.AnnotationMetadata;
  * Registers one {@link Store} bean per entry of {@code cosid.stores}, named {@code
  * cosidStore.<name>} and qualified {@code <name>} ({@code @Qualifier("main") Store store}), opened
  * with what the {@link StoreConfigCustomizer} beans made of its configuration and closed with the
- * context. A ZooKeeper store that uses the application's client depends on that client's bean, so
- * that it closes first.
+ * context. A store that uses the application's client (a ZooKeeper store's Curator client, a JDBC
+ * store's data source) depends on that client's bean, so that it closes first.
  */
 final class StoreBeansRegistrar
         implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
@@ -55,7 +55,11 @@ final class StoreBeansRegistrar
                 continue; // the application defined it: @ConditionalOnMissingBean by name
             }
             StoreConfig config = StoreConfigs.of(e.getKey(), e.getValue());
-            String client = ZooKeeperClients.clientBeanFor(config, beanFactory);
+            String zooKeeperClient = ZooKeeperClients.clientBeanFor(config, beanFactory);
+            String client =
+                    zooKeeperClient != null
+                            ? zooKeeperClient
+                            : JdbcDataSources.dataSourceBeanFor(config, beanFactory);
             RootBeanDefinition bean =
                     new RootBeanDefinition(
                             Store.class, () -> StoreConfigs.open(config, client, beanFactory));

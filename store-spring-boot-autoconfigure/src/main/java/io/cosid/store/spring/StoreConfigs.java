@@ -29,8 +29,8 @@ final class StoreConfigs {
 
     /**
      * Opens the store: with the configuration every {@link StoreConfigCustomizer} bean made of
-     * {@code config}, in order; on the application's client bean {@code client} when one is named,
-     * else by its type ({@link Stores#open}).
+     * {@code config}, in order; on the application's client bean {@code client} (a Curator client,
+     * or a data source for a JDBC store) when one is named, else by its type ({@link Stores#open}).
      */
     static Store open(StoreConfig config, @Nullable String client, BeanFactory beanFactory) {
         StoreConfig customized = config;
@@ -47,8 +47,11 @@ final class StoreConfigs {
                                 + "': a customizer may change anything but the name");
             }
         }
-        return client == null
-                ? Stores.open(customized)
+        if (client == null) {
+            return Stores.open(customized);
+        }
+        return customized.type().equals("jdbc")
+                ? JdbcDataSources.open(customized, client, beanFactory)
                 : ZooKeeperClients.open(customized, client, beanFactory);
     }
 }
