@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /**
- * How a command finds its store: a name in a {@code cosid.stores} YAML file, or a ZooKeeper
- * address.
+ * How a command finds its store: a name in a {@code cosid.stores} YAML file, a ZooKeeper address,
+ * or a JDBC URL.
  */
 final class StoreSelection {
 
@@ -34,6 +34,15 @@ final class StoreSelection {
             paramLabel = "HOST:PORT[,...]",
             description = "A ZooKeeper ensemble to use instead of --config.")
     @Nullable String connect;
+
+    @Option(
+            names = "--jdbc-url",
+            paramLabel = "URL",
+            description =
+                    "A PostgreSQL database to use instead of --config, e.g."
+                            + " jdbc:postgresql://db:5432/app?user=app&password=secret (tables"
+                            + " prefixed cosid_).")
+    @Nullable String jdbcUrl;
 
     @Option(
             names = "--root",
@@ -90,7 +99,7 @@ final class StoreSelection {
                             + ": store "
                             + c.name()
                             + " is in-memory: it would live only inside this command, so nothing"
-                            + " it changes would last; name a ZooKeeper store");
+                            + " it changes would last; name a ZooKeeper or JDBC store");
         }
         return c;
     }
@@ -98,6 +107,15 @@ final class StoreSelection {
     StoreConfig config() {
         Duration budget = timeout == null ? null : duration("--timeout", timeout);
         Duration wait = connectWait(connectWait, budget);
+        if (jdbcUrl != null) {
+            if (connect != null || config != null || store != null || root != null) {
+                throw new IllegalArgumentException(
+                        "use either --jdbc-url, --connect (with --root) or --config (with"
+                                + " --store)");
+            }
+            StoreConfig c = StoreConfig.of(TOOL_STORE, "jdbc").withOption("url", jdbcUrl);
+            return budget == null ? c : c.withTimeout(budget);
+        }
         if (connect != null) {
             if (config != null || store != null) {
                 throw new IllegalArgumentException(
@@ -115,7 +133,8 @@ final class StoreSelection {
         }
         if (config == null) {
             throw new IllegalArgumentException(
-                    "name a store: --config FILE [--store NAME], or --connect HOST:PORT");
+                    "name a store: --config FILE [--store NAME], --connect HOST:PORT, or --jdbc-url"
+                            + " URL");
         }
         if (root != null) {
             throw new IllegalArgumentException(

@@ -11,6 +11,7 @@ import io.cosid.store.SlotLease;
 import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import io.cosid.store.Stores;
+import io.cosid.store.jdbc.harness.PostgresExtension;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +36,8 @@ class MigrateCommandTest {
     @RegisterExtension
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
 
+    @RegisterExtension static final PostgresExtension POSTGRES = PostgresExtension.newest();
+
     @TempDir Path dir;
     private final String id = UUID.randomUUID().toString().substring(0, 8);
     private Path config;
@@ -50,6 +53,15 @@ class MigrateCommandTest {
                 "cosid:\n  stores:\n"
                         + zk("old", "/old-" + id)
                         + zk("new", "/new-" + id)
+                        + "    pg:\n"
+                        + "      type: jdbc\n"
+                        + "      options:\n"
+                        + "        url: "
+                        + POSTGRES.jdbcUrl()
+                        + "\n        schema: create\n"
+                        + "        tablePrefix: m"
+                        + id.replace("-", "")
+                        + "_\n"
                         + "    mem:\n"
                         + "      type: in-memory\n"
                         + "      options:\n"
@@ -145,6 +157,43 @@ class MigrateCommandTest {
                     + " never reissues")
     void betweenRoots() {
         moveAndCheck("new");
+    }
+
+    @Test
+    @DisplayName(
+            "from ZooKeeper to PostgreSQL: moves everything, a second run is a no-op, the target"
+                    + " never reissues")
+    void zooKeeperToPostgres() {
+        moveAndCheck("pg");
+    }
+
+    @Test
+    @DisplayName(
+            "from PostgreSQL back to ZooKeeper: a key sealed on PostgreSQL, advanced past it on"
+                    + " ZooKeeper")
+    void postgresBackToZooKeeper() {
+        moveAndCheck("pg");
+        long sealedAt;
+        try (Store pg = open("pg")) {
+            sealedAt = pg.ranges().acquire("orders", 1).end();
+        }
+        Cli.Result back =
+                Cli.run(
+                        "migrate",
+                        "--config",
+                        config.toString(),
+                        "--from",
+                        "pg",
+                        "--to",
+                        "new",
+                        "--keys",
+                        "orders");
+        assertThat(back.code()).as(back.toString()).isZero();
+        try (Store pg = open("pg");
+                Store zk = open("new")) {
+            assertThat(pg.ranges().peek("orders")).contains(new RangeState(sealedAt, true));
+            assertThat(zk.ranges().acquire("orders", 1).start()).isGreaterThanOrEqualTo(sealedAt);
+        }
     }
 
     @Test
