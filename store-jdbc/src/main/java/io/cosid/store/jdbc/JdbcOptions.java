@@ -1,6 +1,7 @@
 package io.cosid.store.jdbc;
 
 import io.cosid.store.StoreConfig;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -42,7 +43,7 @@ record JdbcOptions(
                     "tableSchema");
 
     /** The dialects this module speaks. */
-    static final Set<String> DIALECTS = Set.of("postgresql");
+    static final List<String> DIALECTS = List.of("postgresql", "mysql");
 
     /**
      * Reads and checks {@code config}'s options.

@@ -28,6 +28,7 @@ final class JdbcStore implements Store {
             JdbcCalls calls,
             JdbcCalls settling,
             TableNames names,
+            Dialect dialect,
             StoreClock clock,
             AutoCloseable owned) {
         this.name = name;
@@ -35,9 +36,10 @@ final class JdbcStore implements Store {
         this.names = names;
         this.owned = owned;
         this.settlements = new Settlements(name, calls.timeout());
-        this.ranges = new JdbcRangeStore(calls, new RangeTable(names));
+        this.ranges = new JdbcRangeStore(calls, RangeTable.of(names, dialect));
         this.slots =
-                new JdbcSlotLeaseStore(calls, settling, new SlotTables(names), clock, settlements);
+                new JdbcSlotLeaseStore(
+                        calls, settling, new SlotTables(names, dialect), clock, settlements);
     }
 
     @Override

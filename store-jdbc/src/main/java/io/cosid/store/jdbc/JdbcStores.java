@@ -7,7 +7,6 @@ import io.cosid.store.spi.ObservedStore;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Locale;
 import java.util.Properties;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -81,9 +80,12 @@ public final class JdbcStores {
             StoreClock clock,
             AutoCloseable owned) {
         JdbcCalls calls = new JdbcCalls(dataSource, config.name(), config.timeout());
+        Dialect dialect;
         try {
-            Schema schema = new Schema(options.names());
-            calls.autocommit("open store '" + config.name() + "'", s -> checkServer(s, options));
+            dialect =
+                    calls.autocommit(
+                            "open store '" + config.name() + "'", s -> checkServer(s, options));
+            Schema schema = new Schema(options.names(), dialect);
             if (options.schema() == Schema.Mode.CREATE) {
                 calls.transaction(
                         "create the tables of store '" + config.name() + "'",
@@ -104,33 +106,35 @@ public final class JdbcStores {
         }
         JdbcCalls settling = new JdbcCalls(dataSource, config.name(), config.timeout());
         JdbcStore store =
-                new JdbcStore(config.name(), calls, settling, options.names(), clock, owned);
+                new JdbcStore(
+                        config.name(), calls, settling, options.names(), dialect, clock, owned);
         return ObservedStore.observe(store, config.observer());
     }
 
-    private static boolean checkServer(Session session, JdbcOptions options) throws SQLException {
+    /** The database's dialect, after refusing a server that could hand a value out twice. */
+    private static Dialect checkServer(Session session, JdbcOptions options) throws SQLException {
         Connection c = session.connection();
         String product = c.getMetaData().getDatabaseProductName();
-        String detected = product.toLowerCase(Locale.ROOT).replace(" ", "");
-        if (!detected.equals("postgresql")) {
+        Dialect detected = Dialect.ofProduct(product);
+        if (detected == null) {
             throw new StoreException(
                     "the database is "
                             + product
-                            + "; this version of cosid-store-jdbc speaks "
+                            + "; cosid-store-jdbc speaks "
                             + JdbcOptions.DIALECTS
-                            + " (MySQL and MariaDB are next)");
+                            + " (PostgreSQL 14+, MySQL 8.0+, MariaDB 10.6+)");
         }
-        if (options.dialect() != null && !options.dialect().equals(detected)) {
+        if (options.dialect() != null && Dialect.ofOption(options.dialect()) != detected) {
             throw new StoreException(
                     "option dialect is " + options.dialect() + " but the database is " + product);
         }
-        ServerSafety.Report report = ServerSafety.check(c);
+        ServerSafety.Report report = ServerSafety.check(c, detected);
         if (!report.refusals().isEmpty()) {
             throw new StoreException(
                     "refusing to open on this server: " + String.join("; ", report.refusals()));
         }
         report.warnings().forEach(w -> LOG.warn("{}", w));
-        return true;
+        return detected;
     }
 
     /**

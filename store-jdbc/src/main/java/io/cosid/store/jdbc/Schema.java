@@ -16,9 +16,10 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * The store's tables: created from the SQL file the jar ships ({@code
- * cosid-store/schema/postgresql.sql}, the same one Flyway or Liquibase users apply), or checked at
- * open, so that a missing table or column is named before any operation runs.
+ * The store's tables: created from the SQL file the jar ships for the dialect ({@code
+ * cosid-store/schema/postgresql.sql}, {@code cosid-store/schema/mysql.sql}, the same ones Flyway or
+ * Liquibase users apply), or checked at open, so that a missing table or column is named before any
+ * operation runs.
  */
 final class Schema {
 
@@ -40,15 +41,14 @@ final class Schema {
         }
     }
 
-    /** The file a dialect's tables are created from. */
-    static final String POSTGRESQL = "cosid-store/schema/postgresql.sql";
-
     private static final Pattern STATEMENTS = Pattern.compile(";\\s*(?:\\n|$)");
 
     private final TableNames names;
+    private final Dialect dialect;
 
-    Schema(TableNames names) {
+    Schema(TableNames names, Dialect dialect) {
         this.names = names;
+        this.dialect = dialect;
     }
 
     /** The columns each table must have, by table name without its prefix. */
@@ -68,7 +68,7 @@ final class Schema {
 
     /** The statements that create the tables under this store's names, in order. */
     List<String> createStatements() {
-        String sql = read(POSTGRESQL);
+        String sql = read(dialect.schemaFile);
         for (String table : columns().keySet()) {
             sql = sql.replace("cosid_" + table + " ", qualified(table) + " ");
         }
@@ -82,11 +82,18 @@ final class Schema {
         return statements;
     }
 
-    /** Creates the missing tables, one store at a time (a transaction-scoped advisory lock). */
+    /**
+     * Creates the missing tables, on PostgreSQL one store at a time (a transaction-scoped advisory
+     * lock; MySQL commits each {@code CREATE TABLE IF NOT EXISTS} on its own, and a table created
+     * meanwhile is only a warning).
+     */
     void create(Session session) throws SQLException {
-        try (PreparedStatement s = session.prepare("SELECT pg_advisory_xact_lock(hashtext(?))")) {
-            s.setString(1, "cosid-store schema " + names.ranges());
-            s.executeQuery().close();
+        if (dialect == Dialect.POSTGRESQL) {
+            try (PreparedStatement s =
+                    session.prepare("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+                s.setString(1, "cosid-store schema " + names.ranges());
+                s.executeQuery().close();
+            }
         }
         for (String statement : createStatements()) {
             try (PreparedStatement s = session.prepare(statement)) {
@@ -103,7 +110,7 @@ final class Schema {
     void validate(Session session) throws SQLException {
         String sql =
                 "SELECT column_name FROM information_schema.columns WHERE table_schema = "
-                        + (names.schema().isEmpty() ? "current_schema()" : "?")
+                        + (names.schema().isEmpty() ? dialect.currentSchema : "?")
                         + " AND table_name = ?";
         for (Map.Entry<String, List<String>> table : columns().entrySet()) {
             List<String> found = new ArrayList<>();
@@ -125,7 +132,7 @@ final class Schema {
                         "table "
                                 + name
                                 + " is missing; create it from "
-                                + POSTGRESQL
+                                + dialect.schemaFile
                                 + " in the cosid-store-jdbc jar, or open with option schema:"
                                 + " create");
             }
@@ -137,7 +144,7 @@ final class Schema {
                                     + " has no column "
                                     + column
                                     + "; it was created for another version: compare it with "
-                                    + POSTGRESQL);
+                                    + dialect.schemaFile);
                 }
             }
         }

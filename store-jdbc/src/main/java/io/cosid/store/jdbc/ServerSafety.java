@@ -64,6 +64,40 @@ final class ServerSafety {
         }
     }
 
+    /** Reads the settings of the server {@code connection} leads to, in its dialect. */
+    static Report check(Connection connection, Dialect dialect) throws SQLException {
+        return dialect == Dialect.POSTGRESQL ? check(connection) : checkMySql(connection);
+    }
+
+    /**
+     * MySQL and MariaDB: a read-only server (a replica, usually) and a log flushed less than at
+     * every commit are refused; a binary log not synced at every commit is warned of (a replica
+     * promoted after a crash may lack acknowledged writes).
+     */
+    private static Report checkMySql(Connection connection) throws SQLException {
+        List<String> refusals = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        try (Statement s = connection.createStatement()) {
+            if (count(s, "SELECT @@read_only") != 0) {
+                refusals.add(
+                        "the server is read-only (read_only = ON), as a replica is: point the"
+                                + " store at the primary");
+            }
+            if (count(s, "SELECT @@innodb_flush_log_at_trx_commit") != 1) {
+                refusals.add(
+                        "innodb_flush_log_at_trx_commit is not 1: a crash can lose committed"
+                                + " writes, and a counter could come back lower; set it to 1");
+            }
+            if (count(s, "SELECT @@log_bin") != 0 && count(s, "SELECT @@sync_binlog") != 1) {
+                warnings.add(
+                        "the binary log is on but sync_binlog is not 1: a replica promoted after"
+                                + " a crash may lack acknowledged writes (store-jdbc/README.md,"
+                                + " \"Unsafe servers\")");
+            }
+        }
+        return new Report(List.copyOf(refusals), List.copyOf(warnings), OptionalLong.empty());
+    }
+
     private static OptionalLong systemIdentifier(Statement s) throws SQLException {
         try (ResultSet r = s.executeQuery("SELECT system_identifier FROM pg_control_system()")) {
             return r.next() ? OptionalLong.of(r.getLong(1)) : OptionalLong.empty();

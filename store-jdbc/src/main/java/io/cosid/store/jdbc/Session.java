@@ -4,6 +4,7 @@ import io.cosid.store.StoreTimeoutException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -32,12 +33,25 @@ final class Session {
      * @throws StoreTimeoutException if no time is left
      */
     PreparedStatement prepare(String sql) throws SQLException {
+        arm();
+        return connection.prepareStatement(sql);
+    }
+
+    /**
+     * Prepares {@code sql}, as {@link #prepare}, asking the driver for the keys the statement
+     * generates (on MySQL, what {@code LAST_INSERT_ID(expr)} set).
+     */
+    PreparedStatement prepareReturningKeys(String sql) throws SQLException {
+        arm();
+        return connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+    }
+
+    private void arm() throws SQLException {
         long left = deadlineNanos - System.nanoTime();
         if (left <= 0) {
             throw expired(null);
         }
         connection.setNetworkTimeout(Runnable::run, (int) Math.max(1, left / 1_000_000));
-        return connection.prepareStatement(sql);
     }
 
     /** Whether the operation's budget is spent. */

@@ -8,7 +8,6 @@ import io.cosid.store.StoreArguments;
 import io.cosid.store.spi.NamespaceRules;
 import io.cosid.store.spi.SlotChoiceOrder;
 import io.cosid.store.spi.SlotState;
-import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -87,19 +86,60 @@ final class SlotAcquire {
                 Objects.requireNonNull(free.get(slot))
                         .startTerm(ownerKey, view.now(), ttl, ns.tolerance());
         List<Integer> owned = NamespaceRules.ownerIndexAfter(slot, view.owned());
+        writeTerm(session, namespace, slot, exists, term, nonce, ownerKey, owned);
+        return new Started(term.toLease(namespace, slot), term);
+    }
+
+    /**
+     * Writes the term and the owner index: one statement where the database lets a {@code WITH}
+     * clause write, else the slot then the index.
+     *
+     * @throws LostRace if the slot's row was created first by another acquire
+     */
+    private void writeTerm(
+            Session session,
+            String namespace,
+            int slot,
+            boolean exists,
+            SlotState term,
+            String nonce,
+            String ownerKey,
+            List<Integer> owned)
+            throws SQLException {
+        String index = NamespaceRows.ownerIndex(owned);
+        if (tables.dialect.writableCte) {
+            try (PreparedStatement s = session.prepare(tables.termWrite(exists))) {
+                SlotRows.bind(s, 1, term, nonce);
+                s.setString(SlotRows.COUNT + 1, namespace);
+                s.setInt(SlotRows.COUNT + 2, slot);
+                bindOwner(s, SlotRows.COUNT + 3, namespace, ownerKey, index);
+                if (s.executeUpdate() != 1) {
+                    throw new LostRace();
+                }
+            }
+            return;
+        }
         try (PreparedStatement s =
-                session.prepare(exists ? tables.termUpdate : tables.termInsert)) {
+                session.prepare(exists ? tables.slotUpdate : tables.slotInsert)) {
             SlotRows.bind(s, 1, term, nonce);
             s.setString(SlotRows.COUNT + 1, namespace);
             s.setInt(SlotRows.COUNT + 2, slot);
-            s.setString(SlotRows.COUNT + 3, namespace);
-            s.setString(SlotRows.COUNT + 4, ownerKey);
-            s.setString(SlotRows.COUNT + 5, NamespaceRows.ownerIndex(owned));
             if (s.executeUpdate() != 1) {
                 throw new LostRace();
             }
         }
-        return new Started(term.toLease(namespace, slot), term);
+        try (PreparedStatement s = session.prepare(tables.ownerUpsert)) {
+            bindOwner(s, 1, namespace, ownerKey, index);
+            s.executeUpdate();
+        }
+    }
+
+    private static void bindOwner(
+            PreparedStatement s, int first, String namespace, String ownerKey, String index)
+            throws SQLException {
+        s.setString(first, namespace);
+        s.setString(first + 1, ownerKey);
+        s.setString(first + 2, index);
     }
 
     private View view(Session session, String namespace, String ownerKey) throws SQLException {
@@ -139,14 +179,21 @@ final class SlotAcquire {
             SortedSet<Integer> lowest)
             throws SQLException {
         String namespace = ns.name();
-        try (PreparedStatement s = session.prepare(tables.candidates)) {
-            s.setString(1, namespace);
-            s.setArray(2, ints(session, first));
-            s.setString(3, namespace);
-            s.setInt(4, ns.limit());
-            s.setLong(5, now.toEpochMilli());
-            s.setString(6, namespace);
-            s.setArray(7, ints(session, marks.of(namespace, ns.limit())));
+        List<Integer> marked = marks.of(namespace, ns.limit());
+        try (PreparedStatement s =
+                session.prepare(tables.candidates(first.size(), marked.size()))) {
+            int i = 1;
+            s.setString(i++, namespace);
+            for (int slot : first) {
+                s.setInt(i++, slot);
+            }
+            s.setString(i++, namespace);
+            s.setInt(i++, ns.limit());
+            s.setLong(i++, now.toEpochMilli());
+            s.setString(i++, namespace);
+            for (int slot : marked) {
+                s.setInt(i++, slot);
+            }
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     int part = r.getInt(1);
@@ -167,8 +214,9 @@ final class SlotAcquire {
     /** The slots below the limit whose rows are missing (deleted by hand). */
     private List<Integer> missing(Session session, Namespace ns) throws SQLException {
         try (PreparedStatement s = session.prepare(tables.missing)) {
-            s.setInt(1, ns.limit() - 1);
-            s.setString(2, ns.name());
+            s.setInt(1, 0);
+            s.setInt(2, ns.limit() - 1);
+            s.setString(3, ns.name());
             try (ResultSet r = s.executeQuery()) {
                 List<Integer> slots = new ArrayList<>();
                 while (r.next()) {
@@ -195,9 +243,5 @@ final class SlotAcquire {
             throw new SlotsExhaustedException(ns.name(), ns.limit());
         }
         return slot;
-    }
-
-    private static Array ints(Session session, List<Integer> slots) throws SQLException {
-        return session.connection().createArrayOf("integer", slots.toArray(new Integer[0]));
     }
 }

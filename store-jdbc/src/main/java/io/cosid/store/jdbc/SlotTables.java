@@ -1,10 +1,12 @@
 package io.cosid.store.jdbc;
 
+import java.util.Collections;
+
 /**
- * The statements of the slot side on PostgreSQL, over three tables: namespaces, one row per slot of
- * every namespace (created with the namespace, so that concurrent acquires can lock distinct free
- * rows with {@code FOR UPDATE SKIP LOCKED} instead of racing to insert one), and owner indexes.
- * Every statement that reads the store's now takes the {@link StoreClock} parameter first.
+ * The statements of the slot side, over three tables: namespaces, one row per slot of every
+ * namespace (created with the namespace, so that concurrent acquires can lock distinct free rows
+ * with {@code FOR UPDATE SKIP LOCKED} instead of racing to insert one), and owner indexes. Every
+ * statement that reads the store's now takes the {@link StoreClock} parameter first.
  */
 final class SlotTables {
 
@@ -14,6 +16,7 @@ final class SlotTables {
     /** The parameters of a slot's state ({@link SlotRows#bind}). */
     private static final String VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 
+    final Dialect dialect;
     final String namespaceRead;
     final String namespaceLock;
     final String namespaceList;
@@ -21,48 +24,61 @@ final class SlotTables {
     final String namespaceRaise;
     final String slotsCreate;
     final String acquireView;
-    final String candidates;
     final String missing;
-    final String termUpdate;
-    final String termInsert;
     final String slotLock;
     final String slotRead;
     final String slotUpdate;
     final String slotInsert;
+    final String ownerUpsert;
     final String slotsOf;
     final String now;
     private final TableNames names;
 
-    SlotTables(TableNames names) {
+    SlotTables(TableNames names, Dialect dialect) {
         this.names = names;
+        this.dialect = dialect;
         String ns = names.namespaces();
         namespaceRead = "SELECT slot_limit, tolerance_ms FROM " + ns + " WHERE name = ?";
         namespaceLock = namespaceRead + " FOR UPDATE";
         namespaceList = "SELECT name, slot_limit, tolerance_ms FROM " + ns;
         namespaceInsert =
-                "INSERT INTO "
-                        + ns
+                dialect.insertSkipping(ns)
                         + " (name, slot_limit, tolerance_ms) VALUES (?, ?, ?)"
-                        + " ON CONFLICT (name) DO NOTHING";
+                        + dialect.skipExisting("name");
         namespaceRaise = "UPDATE " + ns + " SET slot_limit = ? WHERE name = ?";
         slotsCreate =
-                "INSERT INTO "
-                        + names.slots()
+                dialect.insertSkipping(names.slots())
                         + " (namespace, slot, "
                         + SlotRows.COLUMNS
-                        + ") SELECT ?, g, '', false, 0, 0, 0, 0, 0, 0, 0, 0, 0, ''"
-                        + " FROM generate_series(?, ?) g ON CONFLICT (namespace, slot) DO NOTHING";
-        acquireView = acquireView(names);
-        candidates = candidates(names.slots());
+                        + ") SELECT ?, g.n, '', false, 0, 0, 0, 0, 0, 0, 0, 0, 0, '' FROM "
+                        + dialect.series()
+                        + dialect.skipExisting("namespace, slot");
+        acquireView = acquireView(names, dialect);
         missing =
-                "SELECT g FROM generate_series(0, ?) g WHERE NOT EXISTS (SELECT 1 FROM "
+                "SELECT g.n FROM "
+                        + dialect.series()
+                        + " WHERE NOT EXISTS (SELECT 1 FROM "
                         + names.slots()
-                        + " s WHERE s.namespace = ? AND s.slot = g) ORDER BY g";
-        slotUpdate = slotUpdate(names.slots());
-        slotInsert = slotInsert(names.slots());
-        String ownerUpsert = ownerUpsert(names.owners());
-        termUpdate = "WITH s AS (" + slotUpdate + " RETURNING slot)" + ownerUpsert;
-        termInsert = "WITH s AS (" + slotInsert + " RETURNING slot)" + ownerUpsert;
+                        + " s WHERE s.namespace = ? AND s.slot = g.n) ORDER BY g.n";
+        slotUpdate =
+                "UPDATE "
+                        + names.slots()
+                        + " SET "
+                        + assignments()
+                        + " WHERE namespace = ? AND slot = ?";
+        slotInsert =
+                dialect.insertSkipping(names.slots())
+                        + " ("
+                        + SlotRows.COLUMNS
+                        + ", namespace, slot) VALUES ("
+                        + VALUES
+                        + ", ?, ?)"
+                        + dialect.skipExisting("namespace, slot");
+        ownerUpsert =
+                "INSERT INTO "
+                        + names.owners()
+                        + " (namespace, owner_key, slots) VALUES (?, ?, ?)"
+                        + dialect.replacing("namespace, owner_key", "slots");
         slotRead =
                 "SELECT "
                         + SlotRows.COLUMNS
@@ -71,8 +87,8 @@ final class SlotTables {
                         + " WHERE namespace = ? AND slot = ?";
         slotLock =
                 "SELECT "
-                        + StoreClock.SQL
-                        + ", s.* FROM (SELECT 1) one LEFT JOIN ("
+                        + dialect.now()
+                        + ", s.* FROM (SELECT 1 AS one) one LEFT JOIN ("
                         + slotRead
                         + " FOR UPDATE) s ON true";
         slotsOf =
@@ -81,44 +97,41 @@ final class SlotTables {
                         + " FROM "
                         + names.slots()
                         + " WHERE namespace = ? ORDER BY slot";
-        now = "SELECT " + StoreClock.SQL;
+        now = "SELECT " + dialect.now();
     }
 
-    private static String slotUpdate(String slots) {
-        return "UPDATE "
-                + slots
-                + " SET ("
-                + SlotRows.COLUMNS
-                + ") = ("
-                + VALUES
-                + ") WHERE namespace = ? AND slot = ?";
+    /** {@code column = ?} for every column of a slot's state, in {@link SlotRows#bind}'s order. */
+    private static String assignments() {
+        StringBuilder set = new StringBuilder();
+        for (String column : SlotRows.COLUMNS.split(", ", -1)) {
+            set.append(set.length() == 0 ? "" : ", ").append(column).append(" = ?");
+        }
+        return set.toString();
     }
 
-    private static String slotInsert(String slots) {
-        return "INSERT INTO "
-                + slots
-                + " ("
-                + SlotRows.COLUMNS
-                + ", namespace, slot) VALUES ("
-                + VALUES
-                + ", ?, ?) ON CONFLICT (namespace, slot) DO NOTHING";
-    }
-
-    /** The owner index written with the slot a {@code WITH s AS (...)} wrote: none when none. */
-    private static String ownerUpsert(String owners) {
-        return " INSERT INTO "
-                + owners
+    /**
+     * The new term's slot write followed by the owner index's, in one statement where the database
+     * lets a {@code WITH} clause write (PostgreSQL): the index is written only when the slot was.
+     * Elsewhere the two are sent one after the other ({@link #ownerUpsert}).
+     *
+     * @param exists whether the slot's row exists (else it is inserted)
+     */
+    String termWrite(boolean exists) {
+        return "WITH s AS ("
+                + (exists ? slotUpdate : slotInsert)
+                + " RETURNING slot) INSERT INTO "
+                + names.owners()
                 + " (namespace, owner_key, slots) SELECT ?, ?, ? FROM s"
-                + " ON CONFLICT (namespace, owner_key) DO UPDATE SET slots = EXCLUDED.slots";
+                + dialect.replacing("namespace, owner_key", "slots");
     }
 
     /**
      * The namespace, the owner's index, the store's now and how many of the namespace's slot rows
      * exist (fewer than the limit only when rows were deleted by hand).
      */
-    private static String acquireView(TableNames names) {
+    private static String acquireView(TableNames names, Dialect dialect) {
         return "SELECT n.slot_limit, n.tolerance_ms, o.slots, "
-                + StoreClock.SQL
+                + dialect.now()
                 + ", (SELECT count(*) FROM "
                 + names.slots()
                 + " s WHERE s.namespace = n.name AND s.slot >= 0 AND s.slot < n.slot_limit) FROM "
@@ -129,16 +142,23 @@ final class SlotTables {
     }
 
     /**
-     * Part 1: the first choices, locked unless another transaction holds them; part 2: the lowest
-     * free slot nobody else has locked; part 3: the slots this store saw, read without a lock, to
-     * check them against what it saw.
+     * Part 1: the {@code first} first choices, locked unless another transaction holds them; part
+     * 2: the lowest free slot nobody else has locked; part 3: the {@code marked} slots this store
+     * saw, read without a lock, to check them against what it saw. Parameters: namespace, the first
+     * choices; namespace, limit, now; namespace, the marked slots.
      */
-    private static String candidates(String slots) {
+    String candidates(int first, int marked) {
         String select =
-                "SELECT slot, " + SlotRows.COLUMNS + " FROM " + slots + " WHERE namespace = ? AND ";
-        return "SELECT 1, c.* FROM ("
+                "SELECT slot, "
+                        + SlotRows.COLUMNS
+                        + " FROM "
+                        + names.slots()
+                        + " WHERE namespace = ? AND ";
+        return "SELECT 1 AS part, c.* FROM ("
                 + select
-                + "slot = ANY(?) FOR UPDATE SKIP LOCKED) c"
+                + "slot IN ("
+                + placeholders(first)
+                + ") FOR UPDATE SKIP LOCKED) c"
                 + " UNION ALL SELECT 2, f.* FROM ("
                 + select
                 + "slot >= 0 AND slot < ? AND (owner_key = '' OR released"
@@ -147,7 +167,14 @@ final class SlotTables {
                 + " ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED) f"
                 + " UNION ALL SELECT 3, m.* FROM ("
                 + select
-                + "slot = ANY(?)) m";
+                + "slot IN ("
+                + placeholders(marked)
+                + ")) m";
+    }
+
+    /** {@code n} parameters, or a NULL that matches nothing when {@code n} is 0. */
+    private static String placeholders(int n) {
+        return n == 0 ? "NULL" : String.join(", ", Collections.nCopies(n, "?"));
     }
 
     /** Where a slot's row is, as messages name it. */

@@ -9,19 +9,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The store's "now": the database server's clock, read inside the statement that locks the rows an
  * operation decides on (docs/contract.md, "Terms and leases": now is the store's clock, never the
- * caller's). Every statement that reads the time splices in {@link #SQL} and binds one parameter:
- * null for the server's clock, or a test clock's reading, so that tests can step the store's clock
- * back on a real server through the very same statements.
+ * caller's). Every statement that reads the time splices in {@link Dialect#now()} and binds one
+ * parameter: null for the server's clock, or a test clock's reading, so that tests can step the
+ * store's clock back on a real server through the very same statements.
  */
 final class StoreClock {
-
-    /**
-     * The time in whole milliseconds since the epoch: the bound value when there is one, else the
-     * server's wall clock at the moment the statement runs (not the transaction's start).
-     */
-    static final String SQL =
-            "COALESCE(CAST(? AS bigint),"
-                    + " CAST(floor(extract(epoch FROM clock_timestamp()) * 1000) AS bigint))";
 
     private final @Nullable InstantSource testClock;
 
@@ -39,7 +31,7 @@ final class StoreClock {
         return new StoreClock(clock);
     }
 
-    /** Binds the parameter of {@link #SQL} at {@code index}. */
+    /** Binds the parameter of {@link Dialect#now()} at {@code index}. */
     void bind(PreparedStatement statement, int index) throws SQLException {
         if (testClock == null) {
             statement.setNull(index, Types.BIGINT);

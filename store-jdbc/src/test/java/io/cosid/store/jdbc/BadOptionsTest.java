@@ -45,7 +45,7 @@ class BadOptionsTest {
         assertOneLine(
                 () -> Stores.open(config().withOption("dialect", "oracle")),
                 IllegalArgumentException.class,
-                "cosid.stores.bad.options.dialect must be one of [postgresql]");
+                "cosid.stores.bad.options.dialect must be one of [postgresql, mysql]");
     }
 
     @Test

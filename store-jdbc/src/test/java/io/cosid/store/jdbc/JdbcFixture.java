@@ -34,18 +34,21 @@ final class JdbcFixture implements StoreFixture, Tampering {
 
     private final ConnectionPool dataSource;
     private final String jdbcUrl;
+    private final Dialect dialect;
     private final @Nullable ManualClock clock;
     private final String schema = "tck" + SCHEMAS.incrementAndGet();
     private final TableNames names = new TableNames(schema, TableNames.DEFAULT_PREFIX);
     private final List<Store> opened = new ArrayList<>();
 
     /**
-     * @param jdbcUrl the database to make a schema in
+     * @param jdbcUrl the database to make a schema in (on MySQL, a database of its own)
      * @param manual whether stores run on a test clock instead of the server's
+     * @param dialect the server's dialect
      */
-    JdbcFixture(String jdbcUrl, boolean manual) {
+    JdbcFixture(String jdbcUrl, boolean manual, Dialect dialect) {
         this.dataSource = TestPools.pool(jdbcUrl);
         this.jdbcUrl = jdbcUrl;
+        this.dialect = dialect;
         this.clock = manual ? new ManualClock(Instant.parse("2026-12-02T10:00:00Z")) : null;
         sql("CREATE SCHEMA " + schema);
     }
@@ -80,7 +83,7 @@ final class JdbcFixture implements StoreFixture, Tampering {
             return clock.instant();
         }
         try (Connection c = DriverManager.getConnection(jdbcUrl);
-                PreparedStatement s = c.prepareStatement("SELECT " + StoreClock.SQL)) {
+                PreparedStatement s = c.prepareStatement("SELECT " + dialect.now())) {
             StoreClock.server().bind(s, 1);
             try (ResultSet r = s.executeQuery()) {
                 r.next();
@@ -104,7 +107,10 @@ final class JdbcFixture implements StoreFixture, Tampering {
     @Override
     public synchronized void close() {
         opened.forEach(Store::close);
-        sql("DROP SCHEMA " + schema + " CASCADE");
+        sql(
+                dialect == Dialect.POSTGRESQL
+                        ? "DROP SCHEMA " + schema + " CASCADE"
+                        : "DROP DATABASE " + schema);
         dataSource.close();
     }
 
@@ -132,14 +138,42 @@ final class JdbcFixture implements StoreFixture, Tampering {
 
     @Override
     public void recreateRange(String key) {
-        sql(
-                "WITH d AS (DELETE FROM "
-                        + names.ranges()
-                        + " WHERE range_key = ? RETURNING key_hash, range_key, next_value, sealed)"
-                        + " INSERT INTO "
-                        + names.ranges()
-                        + " (key_hash, range_key, next_value, sealed) SELECT * FROM d",
-                key);
+        try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+            c.setAutoCommit(false);
+            Object[] row = new Object[4];
+            try (PreparedStatement s =
+                    c.prepareStatement(
+                            "SELECT key_hash, range_key, next_value, sealed FROM "
+                                    + names.ranges()
+                                    + " WHERE range_key = ?")) {
+                s.setString(1, key);
+                try (ResultSet r = s.executeQuery()) {
+                    r.next();
+                    for (int i = 0; i < row.length; i++) {
+                        row[i] = r.getObject(i + 1);
+                    }
+                }
+            }
+            try (PreparedStatement s =
+                    c.prepareStatement("DELETE FROM " + names.ranges() + " WHERE range_key = ?")) {
+                s.setString(1, key);
+                s.executeUpdate();
+            }
+            try (PreparedStatement s =
+                    c.prepareStatement(
+                            "INSERT INTO "
+                                    + names.ranges()
+                                    + " (key_hash, range_key, next_value, sealed) VALUES (?, ?, ?,"
+                                    + " ?)")) {
+                for (int i = 0; i < row.length; i++) {
+                    s.setObject(i + 1, row[i]);
+                }
+                s.executeUpdate();
+            }
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot recreate range key " + key, e);
+        }
     }
 
     @Override
@@ -160,8 +194,8 @@ final class JdbcFixture implements StoreFixture, Tampering {
         sql(
                 "INSERT INTO "
                         + names.owners()
-                        + " (namespace, owner_key, slots) VALUES (?, ?, ?) ON CONFLICT (namespace,"
-                        + " owner_key) DO UPDATE SET slots = EXCLUDED.slots",
+                        + " (namespace, owner_key, slots) VALUES (?, ?, ?)"
+                        + dialect.replacing("namespace, owner_key", "slots"),
                 namespace,
                 ownerKey,
                 garbage.replace("\u0000", "?"));

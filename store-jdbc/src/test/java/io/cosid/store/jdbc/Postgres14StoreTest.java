@@ -13,6 +13,6 @@ class Postgres14StoreTest extends StoreCompatibilityKit {
 
     @Override
     protected StoreFixture createFixture() {
-        return new JdbcFixture(SERVER.jdbcUrl(), true);
+        return new JdbcFixture(SERVER.jdbcUrl(), true, Dialect.POSTGRESQL);
     }
 }

@@ -13,6 +13,6 @@ class PostgresStoreTest extends StoreCompatibilityKit {
 
     @Override
     protected StoreFixture createFixture() {
-        return new JdbcFixture(SERVER.jdbcUrl(), false);
+        return new JdbcFixture(SERVER.jdbcUrl(), false, Dialect.POSTGRESQL);
     }
 }

@@ -1,0 +1,100 @@
+package io.cosid.store.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Range writes on MySQL and MariaDB, which have no {@code UPDATE ... RETURNING}: the update sets
+ * the row's new {@code next_value} through {@code LAST_INSERT_ID(expr)}, which the server sends
+ * back in the statement's own reply (the driver's generated keys), so a write on a key the store
+ * saw is one statement and one round trip, as on PostgreSQL. A key the store never saw costs two
+ * more, once: an {@code INSERT IGNORE} that creates its row at 0 when missing, and a read of the
+ * row's incarnation.
+ */
+final class MySqlRangeTable extends RangeTable {
+
+    private final Map<RangeWrite, String> updates = new EnumMap<>(RangeWrite.class);
+    private final String create;
+
+    MySqlRangeTable(TableNames names) {
+        super(names, Dialect.MYSQL);
+        for (RangeWrite w : RangeWrite.values()) {
+            updates.put(w, update(w));
+        }
+        this.create =
+                "INSERT IGNORE INTO "
+                        + table
+                        + " (key_hash, range_key, next_value, sealed) VALUES ("
+                        + hash
+                        + ", ?, 0, false)";
+    }
+
+    private String update(RangeWrite w) {
+        String v = "v.value";
+        return "UPDATE "
+                + table
+                + " r JOIN (SELECT CAST(? AS SIGNED) AS value) v SET r.next_value ="
+                + " LAST_INSERT_ID("
+                + w.next.replace("$v", v)
+                + "), r.sealed = "
+                + w.sealed
+                + " WHERE r.key_hash = "
+                + hash
+                + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ?"
+                + " AND (r.sealed OR NOT ?) AND "
+                + w.guard.replace("$v", v);
+    }
+
+    @Override
+    @Nullable Written send(
+            Session session, RangeWrite write, String key, long value, @Nullable RangeMark mark)
+            throws SQLException {
+        RangeMark known = mark == null ? firstUse(session, key) : mark;
+        if (known == null) {
+            return null;
+        }
+        try (PreparedStatement s =
+                session.prepareReturningKeys(Objects.requireNonNull(updates.get(write)))) {
+            s.setLong(1, value);
+            s.setString(2, key);
+            s.setString(3, key);
+            s.setLong(4, known.incarnation());
+            s.setLong(5, known.highest());
+            s.setBoolean(6, known.sealed());
+            if (s.executeUpdate() != 1) {
+                return null;
+            }
+            long next = 0; // LAST_INSERT_ID(0) comes back as no key at all
+            try (ResultSet keys = s.getGeneratedKeys()) {
+                if (keys.next()) {
+                    next = keys.getLong(1);
+                }
+            }
+            return new Written(next, known.seen(next, write == RangeWrite.SEAL));
+        }
+    }
+
+    /**
+     * Creates the key's row at 0 when missing, then reads what the store must know of it; null when
+     * the row shows a reason to refuse (the caller reads it again to say which).
+     */
+    private @Nullable RangeMark firstUse(Session session, String key) throws SQLException {
+        try (PreparedStatement s = session.prepare(create)) {
+            s.setString(1, key);
+            s.setString(2, key);
+            s.executeUpdate();
+        }
+        Optional<Row> row = read(session, key);
+        if (row.isEmpty() || !row.get().key().equals(key)) {
+            return null;
+        }
+        return new RangeMark(
+                row.get().incarnation(), row.get().state().next(), row.get().state().sealed());
+    }
+}

@@ -1,0 +1,98 @@
+package io.cosid.store.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Range writes on PostgreSQL, each one statement in autocommit, so one round trip: for a key the
+ * store never saw, an upsert that inserts the row or changes it; for a key it saw, an update; both
+ * return the row with {@code RETURNING}.
+ */
+final class PostgresRangeTable extends RangeTable {
+
+    private final Map<RangeWrite, String> upserts = new EnumMap<>(RangeWrite.class);
+    private final Map<RangeWrite, String> updates = new EnumMap<>(RangeWrite.class);
+
+    PostgresRangeTable(TableNames names) {
+        super(names, Dialect.POSTGRESQL);
+        for (RangeWrite w : RangeWrite.values()) {
+            upserts.put(w, upsert(w));
+            updates.put(w, update(w));
+        }
+    }
+
+    private String upsert(RangeWrite w) {
+        String v = "EXCLUDED.next_value";
+        return "INSERT INTO "
+                + table
+                + " AS r (key_hash, range_key, next_value, sealed) VALUES ("
+                + hash
+                + ", ?, ?, "
+                + w.insertsSealed
+                + ") ON CONFLICT (key_hash) DO UPDATE SET next_value = "
+                + w.next.replace("$v", v)
+                + ", sealed = "
+                + w.sealed
+                + " WHERE r.range_key = EXCLUDED.range_key AND "
+                + w.guard.replace("$v", v)
+                + " RETURNING r.next_value, r.incarnation, r.sealed";
+    }
+
+    private String update(RangeWrite w) {
+        String v = "v.value";
+        return "UPDATE "
+                + table
+                + " AS r SET next_value = "
+                + w.next.replace("$v", v)
+                + ", sealed = "
+                + w.sealed
+                + " FROM (SELECT ?::bigint AS value) v WHERE r.key_hash = "
+                + hash
+                + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ?"
+                + " AND (r.sealed OR NOT ?) AND "
+                + w.guard.replace("$v", v)
+                + " RETURNING r.next_value, r.incarnation, r.sealed";
+    }
+
+    @Override
+    @Nullable Written send(
+            Session session, RangeWrite write, String key, long value, @Nullable RangeMark mark)
+            throws SQLException {
+        Objects.requireNonNull(key, "key");
+        try (PreparedStatement s =
+                session.prepare(
+                        Objects.requireNonNull(
+                                mark == null ? upserts.get(write) : updates.get(write)))) {
+            if (mark == null) {
+                s.setString(1, key);
+                s.setString(2, key);
+                s.setLong(3, write.insertsSealed ? 0 : value);
+            } else {
+                s.setLong(1, value);
+                s.setString(2, key);
+                s.setString(3, key);
+                s.setLong(4, mark.incarnation());
+                s.setLong(5, mark.highest());
+                s.setBoolean(6, mark.sealed());
+            }
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return null;
+                }
+                long next = r.getLong(1);
+                long incarnation = r.getLong(2);
+                boolean sealed = r.getBoolean(3);
+                return new Written(
+                        next,
+                        mark == null
+                                ? new RangeMark(incarnation, next, sealed)
+                                : mark.seen(next, sealed));
+            }
+        }
+    }
+}
