@@ -55,9 +55,10 @@ public final class MariaDbServer implements AutoCloseable {
     /**
      * Starts a server and waits until it answers.
      *
+     * @param settings server options beyond the defaults, as {@code --name=value}
      * @return the running server
      */
-    public static MariaDbServer start() {
+    public static MariaDbServer start(String... settings) {
         try {
             Path template = template();
             Path data = PostgresBinaries.runs().resolve("mariadb-" + UUID.randomUUID());
@@ -74,6 +75,7 @@ public final class MariaDbServer implements AutoCloseable {
                             "--socket=" + data.resolve("mysqld.sock"),
                             "--pid-file=" + data.resolve("mysqld.pid"),
                             "--skip-name-resolve"));
+            command.addAll(List.of(settings));
             Process process =
                     new ProcessBuilder(command)
                             .redirectErrorStream(true)
