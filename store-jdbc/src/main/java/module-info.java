@@ -2,7 +2,8 @@ import io.cosid.store.StoreProvider;
 import io.cosid.store.jdbc.JdbcStoreProvider;
 
 /**
- * The JDBC backend of cosid-store: ranges and slot leases in PostgreSQL tables, type {@code jdbc}.
+ * The JDBC backend of cosid-store: ranges and slot leases in PostgreSQL, MySQL or MariaDB tables,
+ * type {@code jdbc}.
  */
 module io.cosid.store.jdbc {
     requires transitive io.cosid.store;

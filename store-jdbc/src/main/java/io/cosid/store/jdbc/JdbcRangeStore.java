@@ -12,13 +12,13 @@ import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Ranges in a PostgreSQL table ({@link RangeTable}): one statement per acquire, advance or seal, in
- * autocommit on a connection of the store's own ({@link JdbcCalls}), so one round trip. The store
- * remembers, per key, the row's incarnation, the highest {@code next} it saw and whether it saw it
- * sealed, so that a row changed behind its back is refused. A statement whose reply was lost may
- * have landed: its range is abandoned, a gap, never handed out (docs/contract.md, "Unknown
- * outcomes"); the store's next write on the key is guarded by the mark as before, which a landed
- * write only raised the row above.
+ * Ranges in a table ({@link RangeTable}): one statement per acquire, advance or seal, in autocommit
+ * on a connection of the store's own ({@link JdbcCalls}), so one round trip. The store remembers,
+ * per key, the row's incarnation, the highest {@code next} it saw and whether it saw it sealed, so
+ * that a row changed behind its back is refused. A statement whose reply was lost may have landed:
+ * its range is abandoned, a gap, never handed out (docs/contract.md, "Unknown outcomes"); the
+ * store's next write on the key is guarded by the mark as before, which a landed write only raised
+ * the row above.
  */
 final class JdbcRangeStore implements RangeStore {
 

@@ -33,8 +33,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Slot leases in PostgreSQL tables ({@link SlotTables}) on the database's clock: every operation is
- * one transaction on a connection of the store's own, which locks the rows it decides on, reads the
+ * Slot leases in tables ({@link SlotTables}) on the database's clock: every operation is one
+ * transaction on a connection of the store's own, which locks the rows it decides on, reads the
  * store's now under that lock, applies the contract's transition ({@link SlotState}) and writes the
  * rows back. A commit whose reply was lost is settled by reading the slot back: the term is this
  * store's only if the row carries the nonce of that very write.

@@ -7,9 +7,9 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * Provider of type {@value #TYPE}: a store on PostgreSQL, over a small pool built from options
- * {@code url}, {@code username} and {@code password} (store-jdbc/README.md, "Use"). To use the
- * application's own pool, call {@link JdbcStores#open(StoreConfig, DataSource)}.
+ * Provider of type {@value #TYPE}: a store on PostgreSQL, MySQL or MariaDB, over a small pool built
+ * from options {@code url}, {@code username} and {@code password} (store-jdbc/README.md, "Use"). To
+ * use the application's own pool, call {@link JdbcStores#open(StoreConfig, DataSource)}.
  */
 public final class JdbcStoreProvider implements StoreProvider {
 

@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.OptionalLong;
 
 /**
- * What a PostgreSQL server's settings say about the promise a store makes: a value handed out once
- * must never come back after a crash or a failover. Read once when a store opens: what breaks the
- * promise is refused, naming the setting; what weakens it on a failover is warned of.
+ * What a server's settings say about the promise a store makes: a value handed out once must never
+ * come back after a crash or a failover. Read once when a store opens: what breaks the promise is
+ * refused, naming the setting; what weakens it on a failover is warned of.
  */
 final class ServerSafety {
 

@@ -1,7 +1,8 @@
 /**
- * The JDBC backend of cosid-store (issue 35, under construction): so far ranges in a PostgreSQL
- * table, one statement per write ({@code JdbcRangeStore}, {@code RangeTable}). Not yet a backend
- * {@code Stores.open} can find.
+ * The JDBC backend of cosid-store, type {@code jdbc}: ranges and slot leases in tables of
+ * PostgreSQL, MySQL or MariaDB ({@link io.cosid.store.jdbc.JdbcStores} on an application's data
+ * source, {@link io.cosid.store.jdbc.JdbcStoreProvider} on a pool of its own). Everything else is
+ * package-private; store-jdbc/README.md says how it works.
  */
 @NullMarked
 package io.cosid.store.jdbc;
