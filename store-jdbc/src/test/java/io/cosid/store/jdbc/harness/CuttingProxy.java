@@ -131,9 +131,10 @@ public final class CuttingProxy implements AutoCloseable {
                                     .contains(a.marker())
                             && armed.compareAndSet(a, null)) {
                         if (a.cut() == Cut.BEFORE_DELIVERY) {
+                            // counted first: the client learns of the cut as the socket closes
+                            fired.countDown();
                             closeQuietly(client);
                             closeQuietly(server);
-                            fired.countDown();
                             return;
                         }
                         dropReplies = true;
@@ -158,9 +159,9 @@ public final class CuttingProxy implements AutoCloseable {
                     if (dropReplies) {
                         // the server answered the marked message: it was processed; the client
                         // never hears of it
+                        fired.countDown(); // before the client can learn of the cut
                         closeQuietly(client);
                         closeQuietly(server);
-                        fired.countDown();
                         return;
                     }
                     out.write(buffer, 0, n);

@@ -131,6 +131,15 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     /**
+     * The port the server listens on.
+     *
+     * @return the port
+     */
+    public int port() {
+        return port;
+    }
+
+    /**
      * Creates a database nobody else uses.
      *
      * @return its name

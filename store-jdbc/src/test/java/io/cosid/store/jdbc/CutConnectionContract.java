@@ -12,30 +12,39 @@ import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.Stores;
 import io.cosid.store.jdbc.harness.CuttingProxy;
 import io.cosid.store.jdbc.harness.CuttingProxy.Cut;
-import io.cosid.store.jdbc.harness.PostgresExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Connections cut in the middle of a write, on a real PostgreSQL through a TCP proxy: the write
+ * Connections cut in the middle of a write, on a real server through a TCP proxy: the write
  * delivered and its reply lost, or never delivered. The client cannot tell the two apart; the store
  * never hands out a value or a term twice: a range of unknown outcome is a gap, a lease write is
- * settled by reading back the nonce it carried (docs/contract.md, "Unknown outcomes").
+ * settled by reading back the nonce it carried (docs/contract.md, "Unknown outcomes"). One short
+ * class per server ({@link PostgresCutConnectionTest}, {@link MariaDbCutConnectionTest}).
  */
-@DisplayName("A connection cut mid-write (PostgreSQL through a cutting proxy)")
-class CutConnectionTest {
-
-    @RegisterExtension static final PostgresExtension SERVER = PostgresExtension.newest();
+abstract class CutConnectionContract {
 
     private static final Duration TTL = Duration.ofSeconds(30);
-    private static int schemas;
+    private static final AtomicInteger SCHEMAS = new AtomicInteger();
+
+    /** The server's port. */
+    abstract int serverPort();
+
+    /**
+     * The URL of the class's database through a proxy on {@code port}, with every statement's text
+     * on the wire (no server-side prepared statements).
+     */
+    abstract String urlThrough(int port);
+
+    /** The text of the commit statement as the driver sends it. */
+    abstract String commit();
 
     private CuttingProxy proxy;
     private final List<Store> opened = new ArrayList<>();
@@ -43,8 +52,8 @@ class CutConnectionTest {
 
     @BeforeEach
     void proxy() {
-        proxy = new CuttingProxy(SERVER.server().port());
-        schema = "cut" + ++schemas;
+        proxy = new CuttingProxy(serverPort());
+        schema = "cut" + SCHEMAS.incrementAndGet();
     }
 
     @AfterEach
@@ -55,12 +64,7 @@ class CutConnectionTest {
 
     /** A store whose connections go through the proxy. */
     private Store store() {
-        String url =
-                "jdbc:postgresql://127.0.0.1:"
-                        + proxy.port()
-                        + "/"
-                        + SERVER.jdbcUrl().replaceAll(".*/([^/?]+)\\?.*", "$1")
-                        + "?user=postgres&prepareThreshold=0";
+        String url = urlThrough(proxy.port());
         Store store =
                 Stores.open(
                         StoreConfig.of("cut", JdbcStoreProvider.TYPE)
@@ -112,7 +116,7 @@ class CutConnectionTest {
         void acquireCommitReplyLost() {
             Store store = store();
             store.slots().define("workers", 2, Duration.ZERO);
-            proxy.cutNext("COMMIT", Cut.AFTER_DELIVERY);
+            proxy.cutNext(commit(), Cut.AFTER_DELIVERY);
             SlotLease lease = store.slots().acquire("workers", "a", TTL);
             assertThat(proxy.fired()).as("the commit's reply was dropped").isTrue();
             SlotView slot = store.slots().inspect("workers").slots().get(0);
@@ -126,7 +130,7 @@ class CutConnectionTest {
         void acquireCommitNeverDelivered() {
             Store store = store();
             store.slots().define("workers", 1, Duration.ZERO);
-            proxy.cutNext("COMMIT", Cut.BEFORE_DELIVERY);
+            proxy.cutNext(commit(), Cut.BEFORE_DELIVERY);
             assertThatThrownBy(() -> store.slots().acquire("workers", "a", TTL))
                     .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("outcome is unknown");
@@ -141,7 +145,7 @@ class CutConnectionTest {
             Store store = store();
             store.slots().define("workers", 1, Duration.ZERO);
             SlotLease lease = store.slots().acquire("workers", "a", TTL);
-            proxy.cutNext("COMMIT", Cut.AFTER_DELIVERY);
+            proxy.cutNext(commit(), Cut.AFTER_DELIVERY);
             assertThat(store.slots().release(lease, lease.floor())).isEqualTo(lease.floor());
             assertThat(proxy.fired()).isTrue();
             SlotLease next = store().slots().acquire("workers", "b", TTL);
@@ -155,7 +159,7 @@ class CutConnectionTest {
             Store store = store();
             store.slots().define("workers", 1, Duration.ZERO);
             SlotLease lease = store.slots().acquire("workers", "a", TTL);
-            proxy.cutNext("COMMIT", Cut.BEFORE_DELIVERY);
+            proxy.cutNext(commit(), Cut.BEFORE_DELIVERY);
             assertThatThrownBy(() -> store.slots().renew(lease))
                     .isInstanceOf(StoreUnavailableException.class);
             SlotLease renewed = store.slots().renew(lease);
