@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -47,6 +48,7 @@ final class JdbcCalls {
     private final String storeName;
     private final Duration timeout;
     private volatile boolean closed;
+    private volatile @Nullable DatabaseIdentity identity;
 
     JdbcCalls(DataSource dataSource, String storeName, Duration timeout) {
         this.dataSource = dataSource;
@@ -82,6 +84,16 @@ final class JdbcCalls {
         return System.nanoTime() + timeout.toNanos();
     }
 
+    /** Checks every physical connection against {@code identity} before its first use. */
+    void watch(DatabaseIdentity identity) {
+        this.identity = identity;
+    }
+
+    /** The identity every connection is checked against, once it is known. */
+    Optional<DatabaseIdentity> identity() {
+        return Optional.ofNullable(identity);
+    }
+
     /** The store's timeout. */
     Duration timeout() {
         return timeout;
@@ -109,6 +121,10 @@ final class JdbcCalls {
         Session session = new Session(c, operation, timeout, deadline);
         boolean done = false;
         try {
+            DatabaseIdentity watched = identity;
+            if (watched != null) {
+                watched.check(c);
+            }
             if (c.getAutoCommit() != autocommit) {
                 c.setAutoCommit(autocommit);
             }

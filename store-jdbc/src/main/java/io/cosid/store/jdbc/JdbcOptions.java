@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param dialect the dialect named, or null to detect it
  * @param schema what to do with missing tables at open
  * @param names the tables' names
+ * @param acceptFailover whether the store goes on when the database changes identity (option {@code
+ *     failover: accept}) instead of refusing ({@code refuse}, the default)
  */
 record JdbcOptions(
         @Nullable String url,
@@ -28,7 +30,8 @@ record JdbcOptions(
         int poolSize,
         @Nullable String dialect,
         Schema.Mode schema,
-        TableNames names) {
+        TableNames names,
+        boolean acceptFailover) {
 
     /** Every option key. */
     static final Set<String> KEYS =
@@ -40,7 +43,8 @@ record JdbcOptions(
                     "dialect",
                     "schema",
                     "tablePrefix",
-                    "tableSchema");
+                    "tableSchema",
+                    "failover");
 
     /** The dialects this module speaks. */
     static final List<String> DIALECTS = List.of("postgresql", "mysql");
@@ -97,6 +101,21 @@ record JdbcOptions(
                 config.intOption("poolSize", 4, 1, 1024),
                 dialect,
                 schema,
-                names);
+                names,
+                failover(config));
+    }
+
+    private static boolean failover(StoreConfig config) {
+        String failover = Objects.requireNonNullElse(config.option("failover", null), "refuse");
+        return switch (failover.toLowerCase(Locale.ROOT)) {
+            case "refuse" -> false;
+            case "accept" -> true;
+            default ->
+                    throw new IllegalArgumentException(
+                            config.optionPath("failover")
+                                    + " must be refuse or accept, got '"
+                                    + failover
+                                    + "'");
+        };
     }
 }

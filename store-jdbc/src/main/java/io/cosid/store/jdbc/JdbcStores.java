@@ -100,11 +100,19 @@ public final class JdbcStores {
                         schema.validate(s);
                         return true;
                     });
+            Dialect detected = dialect;
+            calls.watch(
+                    calls.autocommit(
+                            "read the identity of store '" + config.name() + "''s database",
+                            s ->
+                                    DatabaseIdentity.of(
+                                            s.connection(), detected, options.acceptFailover())));
         } catch (RuntimeException e) {
             closeQuietly(owned);
             throw e;
         }
         JdbcCalls settling = new JdbcCalls(dataSource, config.name(), config.timeout());
+        calls.identity().ifPresent(settling::watch);
         JdbcStore store =
                 new JdbcStore(
                         config.name(), calls, settling, options.names(), dialect, clock, owned);

@@ -11,8 +11,8 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * A data source that counts what a store sends: statements prepared (each one a round trip when
- * executed) and commits.
+ * A data source that counts what a store's operations send: statements prepared (each one a round
+ * trip when executed) and commits.
  */
 final class CountingDataSource implements DataSource {
 
@@ -33,8 +33,10 @@ final class CountingDataSource implements DataSource {
                         new Class<?>[] {Connection.class},
                         (proxy, method, args) -> {
                             switch (method.getName()) {
-                                case "prepareStatement", "createStatement" ->
-                                        statements.incrementAndGet();
+                                // operations prepare every statement; a connection's one-time
+                                // identity read (DatabaseIdentity) is a plain statement, not
+                                // counted
+                                case "prepareStatement" -> statements.incrementAndGet();
                                 case "commit" -> commits.incrementAndGet();
                                 default -> {
                                     // not counted

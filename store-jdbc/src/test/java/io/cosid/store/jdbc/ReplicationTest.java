@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A primary with a streaming standby, from the same binaries: the store refuses a standby at open,
  * warns of asynchronous standbys, and after an asynchronous failover that lost acknowledged writes
- * a store that saw them refuses the promoted server, while a store that never saw them cannot tell
- * (why docs/reliability.md lists asynchronous promotion as unsafe).
+ * a store open across it refuses the promoted server (its timeline is new), while a store opened
+ * afterwards cannot tell (why docs/reliability.md lists asynchronous promotion as unsafe).
  */
 @DisplayName("A primary with a streaming standby (PostgreSQL)")
 class ReplicationTest {
@@ -76,8 +76,9 @@ class ReplicationTest {
 
     @Test
     @DisplayName(
-            "an asynchronous failover loses an acknowledged range: the store that saw it refuses"
-                    + " the promoted server; a store that never saw it cannot tell")
+            "an asynchronous failover loses an acknowledged range: a store refuses the promoted"
+                    + " server for every key, one that accepts failovers still refuses the key it"
+                    + " saw go back, and a store opened afterwards cannot tell")
     void asynchronousFailover() throws Exception {
         String url = primary.jdbcUrl("postgres");
         try (ConnectionPool toPrimary = new ConnectionPool(url, new Properties(), 2, SECONDS);
@@ -85,23 +86,41 @@ class ReplicationTest {
                         new ConnectionPool(
                                 standby.jdbcUrl("postgres"), new Properties(), 2, SECONDS)) {
             SwitchableDataSource address = new SwitchableDataSource(toPrimary);
-            try (Store store = JdbcStores.open(config().withOption("schema", "create"), address)) {
-                store.ranges().acquire("orders", 10);
+            try (Store refusing =
+                            JdbcStores.open(config().withOption("schema", "create"), address);
+                    Store accepting =
+                            JdbcStores.open(config().withOption("failover", "accept"), address)) {
+                refusing.ranges().acquire("orders", 10);
                 awaitReplayed();
                 primary.pause(count(primary, "SELECT pid FROM pg_stat_replication"));
-                assertThat(store.ranges().acquire("orders", 10))
+                assertThat(refusing.ranges().acquire("orders", 10))
                         .as("acknowledged by the primary alone")
                         .isEqualTo(new Range("orders", 10, 20));
+                assertThat(accepting.ranges().peek("orders")).contains(new RangeState(20, false));
                 primary.crash(); // its WAL sender never sent [10, 20)
                 promote(standby);
                 address.switchTo(toStandby); // the address now leads to the promoted standby
-                Awaitility.await("the store reaching the promoted standby")
+                Awaitility.await("the refusing store reaching the promoted standby")
+                        .atMost(Duration.ofMinutes(1))
+                        .untilAsserted(
+                                () ->
+                                        assertThatThrownBy(
+                                                        () -> refusing.ranges().acquire("new", 1))
+                                                .as("even a key it never saw")
+                                                .isInstanceOf(StoreUnavailableException.class)
+                                                .hasMessageContaining(
+                                                        "the database changed since this store"
+                                                                + " opened"));
+                Awaitility.await("the accepting store reaching the promoted standby")
                         .atMost(Duration.ofMinutes(1))
                         .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
                         .untilAsserted(
                                 () ->
                                         assertThatThrownBy(
-                                                        () -> store.ranges().acquire("orders", 1))
+                                                        () ->
+                                                                accepting
+                                                                        .ranges()
+                                                                        .acquire("orders", 1))
                                                 .isInstanceOf(StoreCorruptedException.class)
                                                 .hasMessageContaining("below 20"));
             }
