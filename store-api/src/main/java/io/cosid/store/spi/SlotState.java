@@ -1,5 +1,6 @@
 package io.cosid.store.spi;
 
+import io.cosid.store.LeaseLostException;
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotView;
 import java.time.Duration;
@@ -63,6 +64,24 @@ public record SlotState(
     public boolean isFreeAt(Instant now) {
         boolean noTerm = owner.isEmpty() || released || !now.isBefore(expiresAt);
         return noTerm && fence < Long.MAX_VALUE;
+    }
+
+    /**
+     * This slot when {@code lease} is its current, unreleased term; otherwise the lease is lost.
+     *
+     * @param lease the lease a renew or release was given
+     * @return this slot
+     * @throws LeaseLostException naming why: another term started, or the term was released
+     */
+    public SlotState requireCurrentTermOf(SlotLease lease) {
+        if (isCurrentTermOf(lease)) {
+            return this;
+        }
+        String reason =
+                fence != lease.fence() || !owner.equals(lease.ownerKey())
+                        ? "the slot's current term has fence " + fence + " (owner '" + owner + "')"
+                        : "the term was released";
+        throw new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
     }
 
     /**

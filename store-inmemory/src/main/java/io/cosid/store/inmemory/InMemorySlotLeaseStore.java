@@ -10,7 +10,6 @@ import static io.cosid.store.StoreArguments.requireSlot;
 import static io.cosid.store.StoreArguments.requireTolerance;
 import static io.cosid.store.StoreArguments.requireTtl;
 
-import io.cosid.store.LeaseLostException;
 import io.cosid.store.Namespace;
 import io.cosid.store.NamespaceNotFoundException;
 import io.cosid.store.NamespaceSnapshot;
@@ -242,19 +241,8 @@ final class InMemorySlotLeaseStore implements SlotLeaseStore {
      * The slot's record when {@code lease} is still its current term; otherwise the lease is lost.
      */
     private SlotState currentTerm(SlotLease lease) {
-        SlotState slot = readSlot(existingNamespace(lease.namespace()).name(), lease.slot());
-        if (!slot.isCurrentTermOf(lease)) {
-            String reason =
-                    slot.fence() != lease.fence() || !slot.owner().equals(lease.ownerKey())
-                            ? "the slot's current term has fence "
-                                    + slot.fence()
-                                    + " (owner '"
-                                    + slot.owner()
-                                    + "')"
-                            : "the term was released";
-            throw new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
-        }
-        return slot;
+        return readSlot(existingNamespace(lease.namespace()).name(), lease.slot())
+                .requireCurrentTermOf(lease);
     }
 
     private Optional<Namespace> readNamespace(String namespace) {

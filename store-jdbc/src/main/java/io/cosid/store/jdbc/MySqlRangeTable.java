@@ -61,12 +61,7 @@ final class MySqlRangeTable extends RangeTable {
         }
         try (PreparedStatement s =
                 session.prepareReturningKeys(Objects.requireNonNull(updates.get(write)))) {
-            s.setLong(1, value);
-            s.setString(2, key);
-            s.setString(3, key);
-            s.setLong(4, known.incarnation());
-            s.setLong(5, known.highest());
-            s.setBoolean(6, known.sealed());
+            bindGuarded(s, value, key, known);
             if (s.executeUpdate() != 1) {
                 return null;
             }

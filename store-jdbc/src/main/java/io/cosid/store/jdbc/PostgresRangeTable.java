@@ -73,12 +73,7 @@ final class PostgresRangeTable extends RangeTable {
                 s.setString(2, key);
                 s.setLong(3, write.insertsSealed ? 0 : value);
             } else {
-                s.setLong(1, value);
-                s.setString(2, key);
-                s.setString(3, key);
-                s.setLong(4, mark.incarnation());
-                s.setLong(5, mark.highest());
-                s.setBoolean(6, mark.sealed());
+                bindGuarded(s, value, key, mark);
             }
             try (ResultSet r = s.executeQuery()) {
                 if (!r.next()) {

@@ -76,6 +76,20 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
             throws SQLException;
 
     /**
+     * Binds a guarded update's parameters, in the order both dialects' updates take them: the
+     * write's value, the key (for its hash and itself), and what the store knows of the row.
+     */
+    static void bindGuarded(PreparedStatement s, long value, String key, RangeMark mark)
+            throws SQLException {
+        s.setLong(1, value);
+        s.setString(2, key);
+        s.setString(3, key);
+        s.setLong(4, mark.incarnation());
+        s.setLong(5, mark.highest());
+        s.setBoolean(6, mark.sealed());
+    }
+
+    /**
      * The row of {@code key} as it is.
      *
      * @param key the key

@@ -64,7 +64,9 @@ final class SlotWrites {
                             s -> {
                                 Locked locked = lock(s, lease.namespace(), lease.slot());
                                 SlotState next =
-                                        current(lease, locked.state()).renewedAt(locked.now());
+                                        locked.state()
+                                                .requireCurrentTermOf(lease)
+                                                .renewedAt(locked.now());
                                 update(s, lease.namespace(), lease.slot(), next, nonce);
                                 return next;
                             });
@@ -124,7 +126,7 @@ final class SlotWrites {
                                 return slot; // idempotent: released already
                             }
                             SlotState released =
-                                    current(lease, slot)
+                                    slot.requireCurrentTermOf(lease)
                                             .releasedAt(
                                                     locked.now(),
                                                     stampedBefore == null
@@ -300,22 +302,6 @@ final class SlotWrites {
                 return Instant.ofEpochMilli(r.getLong(1));
             }
         }
-    }
-
-    /** {@code state} when it is still the lease's current term; otherwise the lease is lost. */
-    private static SlotState current(SlotLease lease, SlotState state) {
-        if (state.isCurrentTermOf(lease)) {
-            return state;
-        }
-        String reason =
-                state.fence() != lease.fence() || !state.owner().equals(lease.ownerKey())
-                        ? "the slot's current term has fence "
-                                + state.fence()
-                                + " (owner '"
-                                + state.owner()
-                                + "')"
-                        : "the term was released";
-        throw new LeaseLostException(lease.namespace(), lease.slot(), lease.fence(), reason);
     }
 
     private static StoreUnavailableException unknown(String operation, JdbcCalls.UnknownOutcome e) {

@@ -1,20 +1,17 @@
 package io.cosid.store.jdbc;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
  * A data source that counts what a store's operations send: statements prepared (each one a round
  * trip when executed) and commits.
  */
-final class CountingDataSource implements DataSource {
+final class CountingDataSource extends ForwardingDataSource {
 
     private final DataSource target;
     final AtomicLong statements = new AtomicLong();
@@ -51,42 +48,7 @@ final class CountingDataSource implements DataSource {
     }
 
     @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return target.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        target.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        target.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return target.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return target.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return target.unwrap(iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return target.isWrapperFor(iface);
+    DataSource target() {
+        return target;
     }
 }

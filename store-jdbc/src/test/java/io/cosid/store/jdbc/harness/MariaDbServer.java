@@ -2,7 +2,6 @@ package io.cosid.store.jdbc.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -63,7 +62,7 @@ public final class MariaDbServer implements AutoCloseable {
             Path template = template();
             Path data = PostgresBinaries.runs().resolve("mariadb-" + UUID.randomUUID());
             run(List.of("cp", "-a", template.toString(), data.toString()));
-            int port = freePort();
+            int port = OsProcesses.freePort();
             List<String> command = new ArrayList<>(PostgresBinaries.asUnprivileged());
             command.addAll(
                     List.of(
@@ -169,12 +168,6 @@ public final class MariaDbServer implements AutoCloseable {
                                 return c.isValid(5);
                             }
                         });
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     @Override

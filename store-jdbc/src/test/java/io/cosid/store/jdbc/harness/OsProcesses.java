@@ -1,6 +1,7 @@
 package io.cosid.store.jdbc.harness;
 
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +10,13 @@ import java.util.concurrent.TimeUnit;
 final class OsProcesses {
 
     private OsProcesses() {}
+
+    /** A loopback port free now, for a server to listen on. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
 
     /** Runs {@code command}; returns its output (stdout and stderr together). */
     static String run(List<String> command) throws IOException {

@@ -2,7 +2,6 @@ package io.cosid.store.jdbc.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -80,7 +79,7 @@ public final class PostgresServer implements AutoCloseable {
         try {
             Path data = PostgresBinaries.runs().resolve("run-" + UUID.randomUUID());
             copyTemplate(binaries, data);
-            int port = freePort();
+            int port = OsProcesses.freePort();
             List<String> command = new ArrayList<>(serverCommand(binaries, data, port));
             for (String setting : settings) {
                 command.addAll(List.of("-c", setting));
@@ -293,7 +292,7 @@ public final class PostgresServer implements AutoCloseable {
                             + port
                             + " user=postgres'\nprimary_slot_name = 'standby'\n",
                     true);
-            int standbyPort = freePort();
+            int standbyPort = OsProcesses.freePort();
             PostgresServer server =
                     new PostgresServer(
                             binaries,
@@ -396,12 +395,6 @@ public final class PostgresServer implements AutoCloseable {
         OsProcesses.run(copy);
         if (!Files.isDirectory(data)) {
             throw new IOException("the template was not copied to " + data);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 
