@@ -7,6 +7,9 @@ import io.cosid.store.Stores;
 import io.cosid.store.cosid.StoreMachineIdDistributor;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,6 +52,37 @@ final class MigrateCommand implements Callable<Integer> {
 
     @Option(names = "--from", paramLabel = "STORE", description = "The source store's name.")
     @Nullable String from;
+
+    @Option(
+            names = "--from-leaf",
+            paramLabel = "JDBC_URL",
+            description =
+                    "Migrate Meituan Leaf's counters from its leaf_alloc table in this database"
+                            + " (with credentials in the URL).")
+    @Nullable String fromLeaf;
+
+    @Option(
+            names = "--from-cosid-jdbc",
+            paramLabel = "JDBC_URL",
+            description =
+                    "Migrate CosId's counters from its cosid table (cosid-jdbc) in this database.")
+    @Nullable String fromCosIdJdbc;
+
+    @Option(
+            names = "--source-table",
+            paramLabel = "TABLE",
+            description =
+                    "The table with --from-leaf (default leaf_alloc) or --from-cosid-jdbc"
+                            + " (default cosid).")
+    @Nullable String sourceTable;
+
+    @Option(
+            names = "--seal-source",
+            description =
+                    "With --from-leaf or --from-cosid-jdbc: rename each row to <name>~migrated"
+                            + " first, so that its generator draws no more, then move its final"
+                            + " maximum.")
+    boolean sealSource;
 
     @Option(
             names = "--from-cosid-zookeeper",
@@ -135,13 +170,20 @@ final class MigrateCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "name what to move: --keys K1,K2, --namespaces NS1,NS2, or --all");
         }
-        if ((from == null) == (fromCosId == null)) {
+        long sources =
+                Stream.of(from, fromCosId, fromLeaf, fromCosIdJdbc)
+                        .filter(Objects::nonNull)
+                        .count();
+        if (sources != 1) {
             throw new IllegalArgumentException(
-                    "name the source: --from STORE or --from-cosid-zookeeper CONNECT (one of"
-                            + " them)");
+                    "name the source: --from STORE, --from-cosid-zookeeper CONNECT, --from-leaf"
+                            + " JDBC_URL or --from-cosid-jdbc JDBC_URL (one of them)");
         }
         if (fromCosId != null) {
             return fromCosId();
+        }
+        if (fromLeaf != null || fromCosIdJdbc != null) {
+            return fromTable();
         }
         String fromName = Objects.requireNonNull(from); // one of the two, checked above
         if (fromName.equals(to)) {
@@ -175,6 +217,51 @@ final class MigrateCommand implements Callable<Integer> {
                                 + String.join("; ", report.problems()));
             }
             return ExitCodes.OK;
+        }
+    }
+
+    /** From Leaf's or CosId's counter table: range keys only, each advanced to its row's max. */
+    private Integer fromTable() {
+        if (!namespaces.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "--namespaces: a counter table holds no machine ids; name --keys or --all");
+        }
+        TableMigration.Layout layout =
+                fromLeaf != null ? TableMigration.Layout.LEAF : TableMigration.Layout.COSID;
+        String url = Objects.requireNonNull(fromLeaf != null ? fromLeaf : fromCosIdJdbc);
+        StoreConfig targetConfig =
+                StoreSelection.withConnectWait(
+                        StoreSelection.requireLasting(
+                                StoreSelection.named(ConfigFiles.read(config), to, "--to"),
+                                "migrate --to"),
+                        StoreSelection.connectWait(connectWait, null));
+        try (Connection source = DriverManager.getConnection(url);
+                Store target = Stores.open(targetConfig)) {
+            Migration.Report report =
+                    TableMigration.run(
+                            source,
+                            layout,
+                            sourceTable == null ? layout.table : sourceTable,
+                            target,
+                            all ? List.of() : keys,
+                            sealSource,
+                            dryRun);
+            print(report);
+            if (!report.problems().isEmpty()) {
+                throw new ExitCodes.Refused(
+                        ExitCodes.FAILED,
+                        "migration did not verify: " + String.join("; ", report.problems()));
+            }
+            return ExitCodes.OK;
+        } catch (SQLException e) {
+            throw new ExitCodes.Refused(
+                    ExitCodes.FAILED,
+                    "cannot read "
+                            + layout.whose
+                            + " table: "
+                            + e.getMessage()
+                            + " (nothing was"
+                            + " written to the target unless the report says so)");
         }
     }
 
