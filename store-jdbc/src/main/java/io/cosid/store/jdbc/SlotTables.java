@@ -46,13 +46,7 @@ final class SlotTables {
                         + " (name, slot_limit, tolerance_ms) VALUES (?, ?, ?)"
                         + dialect.skipExisting("name");
         namespaceRaise = "UPDATE " + ns + " SET slot_limit = ? WHERE name = ?";
-        slotsCreate =
-                dialect.insertSkipping(names.slots())
-                        + " (namespace, slot, "
-                        + SlotRows.COLUMNS
-                        + ") SELECT ?, g.n, '', false, 0, 0, 0, 0, 0, 0, 0, 0, 0, '' FROM "
-                        + dialect.series()
-                        + dialect.skipExisting("namespace, slot");
+        slotsCreate = slotsCreate(names, dialect);
         acquireView = acquireView(names, dialect);
         missing =
                 "SELECT g.n FROM "
@@ -85,12 +79,7 @@ final class SlotTables {
                         + " FROM "
                         + names.slots()
                         + " WHERE namespace = ? AND slot = ?";
-        slotLock =
-                "SELECT "
-                        + dialect.now()
-                        + ", s.* FROM (SELECT 1 AS one) one LEFT JOIN ("
-                        + slotRead
-                        + " FOR UPDATE) s ON true";
+        slotLock = slotLock(slotRead, dialect);
         slotsOf =
                 "SELECT slot, "
                         + SlotRows.COLUMNS
@@ -98,6 +87,28 @@ final class SlotTables {
                         + names.slots()
                         + " WHERE namespace = ? ORDER BY slot";
         now = "SELECT " + dialect.now();
+    }
+
+    /** Creates the slot rows from the second parameter to the third, never held. */
+    private static String slotsCreate(TableNames names, Dialect dialect) {
+        return dialect.insertSkipping(names.slots())
+                + " (namespace, slot, "
+                + SlotRows.COLUMNS
+                + ") SELECT ?, g.n, '', false, 0, 0, 0, 0, 0, 0, 0, 0, 0, '' FROM "
+                + dialect.series()
+                + dialect.skipExisting("namespace, slot");
+    }
+
+    /**
+     * The store's now and the slot's row, locked: one row even when the slot's row is missing (its
+     * columns then null).
+     */
+    private static String slotLock(String slotRead, Dialect dialect) {
+        return "SELECT "
+                + dialect.now()
+                + ", s.* FROM (SELECT 1 AS one) one LEFT JOIN ("
+                + slotRead
+                + " FOR UPDATE) s ON true";
     }
 
     /** {@code column = ?} for every column of a slot's state, in {@link SlotRows#bind}'s order. */
