@@ -121,6 +121,7 @@ final class JdbcCalls {
         Session session = new Session(c, operation, timeout, deadline);
         boolean done = false;
         try {
+            session.arm(); // the identity read and the autocommit switch are round trips too
             DatabaseIdentity watched = identity;
             if (watched != null) {
                 watched.check(c);

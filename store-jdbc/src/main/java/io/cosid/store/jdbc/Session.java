@@ -46,7 +46,13 @@ final class Session {
         return connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
     }
 
-    private void arm() throws SQLException {
+    /**
+     * Bounds how long the driver waits for the server's next reply by the time the operation has
+     * left.
+     *
+     * @throws StoreTimeoutException if no time is left
+     */
+    void arm() throws SQLException {
         long left = deadlineNanos - System.nanoTime();
         if (left <= 0) {
             throw expired(null);
