@@ -356,6 +356,9 @@ class MigrateFromCosIdTest {
         Cli.Result r = migrate("--all", "--from", "old");
 
         assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("--from STORE or --from-cosid-zookeeper CONNECT");
+        assertThat(r.err())
+                .contains(
+                        "--from STORE, --from-cosid-zookeeper CONNECT, --from-leaf JDBC_URL or"
+                                + " --from-cosid-jdbc JDBC_URL (one of them)");
     }
 }

@@ -1,0 +1,236 @@
+package io.cosid.store.benchmarks;
+
+import io.cosid.store.Range;
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.Stores;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Range acquires on one SQL server, side by side in one run, one client each, in interleaved
+ * rounds: ours (cosid-store's JDBC store), a bare {@code UPDATE ... RETURNING} (the floor: one
+ * round trip, no guard), and the pattern Meituan Leaf's segment mode and CosId's {@code
+ * JdbcIdSegmentDistributor} send ({@code UPDATE}, then {@code SELECT}, then {@code COMMIT}: three
+ * round trips). Prints each one's median latency and its ratio to the bare statement's, round by
+ * round and over all rounds (the median of the rounds' medians).
+ *
+ * <p>Arguments: {@code --jdbc-url URL} (PostgreSQL; required), {@code --seconds S} per contender
+ * and round (default 3), {@code --rounds N} (default 5), {@code --warmup S} (default 3).
+ */
+public final class JdbcSideBySide {
+
+    private static final long STEP = 100;
+
+    private JdbcSideBySide() {}
+
+    /** One way of handing out a range of {@link #STEP} values. */
+    private interface Contender extends AutoCloseable {
+        String name();
+
+        long acquire() throws SQLException;
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /**
+     * Runs the harness.
+     *
+     * @param args see the class comment
+     * @throws Exception if a database call fails
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            options.put(args[i], args[i + 1]);
+        }
+        String url = options.get("--jdbc-url");
+        if (url == null) {
+            throw new IllegalArgumentException("--jdbc-url is required (a PostgreSQL database)");
+        }
+        double seconds = Double.parseDouble(options.getOrDefault("--seconds", "3"));
+        int rounds = Integer.parseInt(options.getOrDefault("--rounds", "5"));
+        double warmup = Double.parseDouble(options.getOrDefault("--warmup", "3"));
+        prepare(url);
+        List<Contender> contenders = List.of(bare(url), ours(url), threeRoundTrips(url));
+        try {
+            for (Contender c : contenders) {
+                run(c, warmup);
+            }
+            Map<String, List<Double>> medians = new LinkedHashMap<>();
+            contenders.forEach(c -> medians.put(c.name(), new ArrayList<>()));
+            for (int round = 0; round < rounds; round++) {
+                for (int i = 0; i < contenders.size(); i++) {
+                    // each round starts with another contender: none always runs first
+                    Contender c = contenders.get((i + round) % contenders.size());
+                    Objects.requireNonNull(medians.get(c.name()))
+                            .add(run(c, seconds).medianMicros());
+                }
+            }
+            print(medians);
+        } finally {
+            for (Contender c : contenders) {
+                c.close();
+            }
+        }
+    }
+
+    private static Latencies run(Contender c, double seconds) throws SQLException {
+        Latencies latencies = new Latencies();
+        long start = System.nanoTime();
+        long end = start + (long) (seconds * 1e9);
+        long last = -1;
+        while (System.nanoTime() < end) {
+            long sent = System.nanoTime();
+            long next = c.acquire();
+            latencies.add(System.nanoTime() - sent);
+            if (next <= last) {
+                throw new IllegalStateException(
+                        c.name() + " handed out " + next + " after " + last);
+            }
+            last = next;
+        }
+        latencies.elapsed(System.nanoTime() - start);
+        return latencies;
+    }
+
+    private static void print(Map<String, List<Double>> medians) {
+        double bare = median(Objects.requireNonNull(medians.get("bare UPDATE ... RETURNING")));
+        System.out.println("| contender | median per round (µs) | median (µs) | ratio to bare |");
+        System.out.println("|---|---|---|---|");
+        for (Map.Entry<String, List<Double>> e : medians.entrySet()) {
+            double m = median(e.getValue());
+            StringBuilder rounds = new StringBuilder();
+            for (double r : e.getValue()) {
+                rounds.append(rounds.length() == 0 ? "" : ", ")
+                        .append(String.format(Locale.ROOT, "%.0f", r));
+            }
+            System.out.printf(
+                    Locale.ROOT, "| %s | %s | %.0f | %.2fx |%n", e.getKey(), rounds, m, m / bare);
+        }
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(Double::compare);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /** The tables the bare and the three-round-trip contenders write (ours creates its own). */
+    private static void prepare(String url) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS bench_bare, bench_leaf_alloc");
+            s.execute(
+                    "CREATE TABLE bench_bare (name text PRIMARY KEY, next_value bigint NOT NULL)");
+            s.execute("INSERT INTO bench_bare VALUES ('orders', 0)");
+            s.execute(
+                    "CREATE TABLE bench_leaf_alloc (biz_tag varchar(128) PRIMARY KEY, max_id bigint"
+                            + " NOT NULL, step int NOT NULL)");
+            s.execute("INSERT INTO bench_leaf_alloc VALUES ('orders', 1, " + STEP + ")");
+        }
+    }
+
+    private static Contender bare(String url) throws SQLException {
+        Connection c = DriverManager.getConnection(url);
+        PreparedStatement s =
+                c.prepareStatement(
+                        "UPDATE bench_bare SET next_value = next_value + ? WHERE name = ?"
+                                + " RETURNING next_value");
+        return new Contender() {
+            @Override
+            public String name() {
+                return "bare UPDATE ... RETURNING";
+            }
+
+            @Override
+            public long acquire() throws SQLException {
+                s.setLong(1, STEP);
+                s.setString(2, "orders");
+                try (ResultSet r = s.executeQuery()) {
+                    r.next();
+                    return r.getLong(1);
+                }
+            }
+
+            @Override
+            public void close() throws SQLException {
+                c.close();
+            }
+        };
+    }
+
+    private static Contender ours(String url) {
+        Store store =
+                Stores.open(
+                        StoreConfig.of("bench", "jdbc")
+                                .withOption("url", url)
+                                .withOption("poolSize", "1")
+                                .withOption("tablePrefix", "bench_")
+                                .withOption("schema", "create"));
+        return new Contender() {
+            @Override
+            public String name() {
+                return "cosid-store (guarded, one statement)";
+            }
+
+            @Override
+            public long acquire() {
+                Range r = store.ranges().acquire("orders", STEP);
+                return r.end();
+            }
+
+            @Override
+            public void close() {
+                store.close();
+            }
+        };
+    }
+
+    private static Contender threeRoundTrips(String url) throws SQLException {
+        Connection c = DriverManager.getConnection(url);
+        c.setAutoCommit(false);
+        PreparedStatement update =
+                c.prepareStatement(
+                        "UPDATE bench_leaf_alloc SET max_id = max_id + step WHERE biz_tag = ?");
+        PreparedStatement select =
+                c.prepareStatement(
+                        "SELECT biz_tag, max_id, step FROM bench_leaf_alloc WHERE biz_tag = ?");
+        return new Contender() {
+            @Override
+            public String name() {
+                return "Leaf / CosId JDBC (UPDATE, SELECT, COMMIT)";
+            }
+
+            @Override
+            public long acquire() throws SQLException {
+                update.setString(1, "orders");
+                update.executeUpdate();
+                select.setString(1, "orders");
+                long max;
+                try (ResultSet r = select.executeQuery()) {
+                    r.next();
+                    max = r.getLong(2);
+                }
+                c.commit();
+                return max;
+            }
+
+            @Override
+            public void close() throws SQLException {
+                c.close();
+            }
+        };
+    }
+}
