@@ -63,7 +63,8 @@ public final class JdbcSideBySide {
         int rounds = Integer.parseInt(options.getOrDefault("--rounds", "5"));
         double warmup = Double.parseDouble(options.getOrDefault("--warmup", "3"));
         prepare(url);
-        List<Contender> contenders = List.of(bare(url), ours(url), threeRoundTrips(url));
+        List<Contender> contenders =
+                List.of(bare(url), ours(url), oursStatementAlone(url), threeRoundTrips(url));
         try {
             for (Contender c : contenders) {
                 run(c, warmup);
@@ -194,6 +195,61 @@ public final class JdbcSideBySide {
             @Override
             public void close() {
                 store.close();
+            }
+        };
+    }
+
+    /**
+     * The very statement the JDBC store sends for an acquire, prepared once on a plain connection:
+     * what the guards cost on the server, apart from the store's work on the client (its pool, the
+     * network timeout set per statement, the statement prepared per call).
+     */
+    private static Contender oursStatementAlone(String url) throws SQLException {
+        Connection c = DriverManager.getConnection(url);
+        long incarnation;
+        try (Statement s = c.createStatement()) {
+            s.execute(
+                    "INSERT INTO bench_ranges (key_hash, range_key, next_value) VALUES"
+                            + " (sha256(convert_to('alone', 'UTF8')), 'alone', 0)"
+                            + " ON CONFLICT (key_hash) DO NOTHING");
+            try (ResultSet r =
+                    s.executeQuery(
+                            "SELECT incarnation FROM bench_ranges WHERE range_key = 'alone'")) {
+                r.next();
+                incarnation = r.getLong(1);
+            }
+        }
+        PreparedStatement s =
+                c.prepareStatement(
+                        "UPDATE bench_ranges AS r SET next_value = r.next_value + v.value, sealed ="
+                                + " r.sealed FROM (SELECT ?::bigint AS value) v WHERE r.key_hash ="
+                                + " sha256(convert_to(?, 'UTF8')) AND r.range_key = ? AND"
+                                + " r.incarnation = ? AND r.next_value >= ? AND (r.sealed OR NOT ?)"
+                                + " AND NOT r.sealed AND r.next_value <= 9223372036854775807 -"
+                                + " v.value RETURNING r.next_value, r.incarnation, r.sealed");
+        return new Contender() {
+            @Override
+            public String name() {
+                return "the store's statement alone, prepared once";
+            }
+
+            @Override
+            public long acquire() throws SQLException {
+                s.setLong(1, STEP);
+                s.setString(2, "alone");
+                s.setString(3, "alone");
+                s.setLong(4, incarnation);
+                s.setLong(5, 0);
+                s.setBoolean(6, false);
+                try (ResultSet r = s.executeQuery()) {
+                    r.next();
+                    return r.getLong(1);
+                }
+            }
+
+            @Override
+            public void close() throws SQLException {
+                c.close();
             }
         };
     }
