@@ -256,10 +256,20 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends {@code signal} to each of {@code pids}. A process that ended meanwhile (a backend whose
+     * client left, between the listing and the signal) is skipped; any other failure is thrown.
+     */
     private static void signal(String signal, List<Long> pids) throws IOException {
-        List<String> kill = new ArrayList<>(List.of("kill", "-" + signal));
-        pids.forEach(p -> kill.add(Long.toString(p)));
-        OsProcesses.run(kill);
+        for (long pid : pids) {
+            try {
+                OsProcesses.run(List.of("kill", "-" + signal, Long.toString(pid)));
+            } catch (IOException e) {
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**
