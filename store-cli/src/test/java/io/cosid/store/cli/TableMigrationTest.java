@@ -86,13 +86,7 @@ class TableMigrationTest {
             "Leaf's tags become range keys above every value Leaf handed out; a second run changes"
                     + " nothing")
     void fromLeaf() throws Exception {
-        Cli.Result first =
-                migrate(
-                        "--from-leaf",
-                        MARIADB.jdbcUrl(),
-                        "--source-table",
-                        "leaf_alloc_" + id,
-                        "--all");
+        Cli.Result first = migrateLeafTable("--all");
         assertThat(first.code()).as(first.toString()).isZero();
         try (Store pg = open()) {
             assertThat(pg.ranges().peek("orders")).contains(new RangeState(2001, false));
@@ -101,14 +95,7 @@ class TableMigrationTest {
                     .as("Leaf handed out [1, 2001)")
                     .isEqualTo(2001);
         }
-        Cli.Result second =
-                migrate(
-                        "--from-leaf",
-                        MARIADB.jdbcUrl(),
-                        "--source-table",
-                        "leaf_alloc_" + id,
-                        "--all",
-                        "--json");
+        Cli.Result second = migrateLeafTable("--all", "--json");
         assertThat(second.code()).as(second.toString()).isZero();
         assertThat(second.out()).contains("\"changes\":0");
     }
@@ -118,15 +105,7 @@ class TableMigrationTest {
             "--seal-source renames Leaf's row first, so Leaf draws no more, and moves its final"
                     + " maximum; a second run finds it sealed")
     void sealLeaf() throws Exception {
-        Cli.Result r =
-                migrate(
-                        "--from-leaf",
-                        MARIADB.jdbcUrl(),
-                        "--source-table",
-                        "leaf_alloc_" + id,
-                        "--keys",
-                        "orders",
-                        "--seal-source");
+        Cli.Result r = migrateLeafTable("--keys", "orders", "--seal-source");
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.out()).contains("sealed source row as orders~migrated");
         try (Connection c = DriverManager.getConnection(MARIADB.jdbcUrl());
@@ -138,16 +117,7 @@ class TableMigrationTest {
         try (Store pg = open()) {
             assertThat(pg.ranges().peek("orders")).contains(new RangeState(2001, false));
         }
-        Cli.Result again =
-                migrate(
-                        "--from-leaf",
-                        MARIADB.jdbcUrl(),
-                        "--source-table",
-                        "leaf_alloc_" + id,
-                        "--keys",
-                        "orders",
-                        "--seal-source",
-                        "--json");
+        Cli.Result again = migrateLeafTable("--keys", "orders", "--seal-source", "--json");
         assertThat(again.code()).as(again.toString()).isZero();
         assertThat(again.out()).contains("\"changes\":0");
     }
@@ -156,30 +126,42 @@ class TableMigrationTest {
     @DisplayName(
             "CosId's counters become range keys at their last_max_id; a dry run writes nothing")
     void fromCosIdTable() throws Exception {
-        Cli.Result dry =
-                migrate(
-                        "--from-cosid-jdbc",
-                        POSTGRES.jdbcUrl(),
-                        "--source-table",
-                        "cosid_" + id,
-                        "--all",
-                        "--dry-run");
+        Cli.Result dry = migrateCosIdTable("--all", "--dry-run");
         assertThat(dry.code()).as(dry.toString()).isZero();
         try (Store pg = open()) {
             assertThat(pg.ranges().peek("order_service.order")).isEmpty();
         }
-        Cli.Result r =
-                migrate(
-                        "--from-cosid-jdbc",
-                        POSTGRES.jdbcUrl(),
-                        "--source-table",
-                        "cosid_" + id,
-                        "--all");
+        Cli.Result r = migrateCosIdTable("--all");
         assertThat(r.code()).as(r.toString()).isZero();
         try (Store pg = open()) {
             assertThat(pg.ranges().peek("order_service.order"))
                     .contains(new RangeState(3000, false));
         }
+    }
+
+    /** migrate from this test's Leaf table on MariaDB, with {@code more} arguments. */
+    private Cli.Result migrateLeafTable(String... more) {
+        return migrate(
+                new String[] {
+                    "--from-leaf", MARIADB.jdbcUrl(), "--source-table", "leaf_alloc_" + id
+                },
+                more);
+    }
+
+    /** migrate from this test's CosId table on PostgreSQL, with {@code more} arguments. */
+    private Cli.Result migrateCosIdTable(String... more) {
+        return migrate(
+                new String[] {
+                    "--from-cosid-jdbc", POSTGRES.jdbcUrl(), "--source-table", "cosid_" + id
+                },
+                more);
+    }
+
+    private Cli.Result migrate(String[] source, String... more) {
+        String[] all = new String[source.length + more.length];
+        System.arraycopy(source, 0, all, 0, source.length);
+        System.arraycopy(more, 0, all, source.length, more.length);
+        return migrate(all);
     }
 
     private Cli.Result migrate(String... source) {

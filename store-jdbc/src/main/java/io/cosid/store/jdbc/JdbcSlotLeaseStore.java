@@ -184,7 +184,7 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
                                 });
                 marks.wrote(namespace, started.lease().slot(), started.state());
                 return started.lease();
-            } catch (SlotAcquire.LostRace e) {
+            } catch (LostRace e) {
                 // another acquire created the chosen slot's row: choose again
             } catch (JdbcCalls.UnknownOutcome e) {
                 return writes.settleAcquire(operation, deadline, sent[0], nonce, e);
@@ -227,7 +227,7 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
                                 s -> advance(s, namespace, slot, fenceAtLeast, floorAtLeast));
                 marks.wrote(namespace, slot, advanced);
                 return advanced.toView(namespace, slot);
-            } catch (SlotAcquire.LostRace e) {
+            } catch (LostRace e) {
                 // another store created the slot's row: read it again
             }
         }

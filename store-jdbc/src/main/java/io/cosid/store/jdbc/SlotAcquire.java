@@ -36,15 +36,6 @@ final class SlotAcquire {
     /** What an acquire needs to know before it chooses. */
     private record View(Namespace namespace, List<Integer> owned, Instant now, long rows) {}
 
-    /** A slot's row created by another acquire between this one's reads and its write. */
-    static final class LostRace extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        LostRace() {
-            super("another acquire created the slot's row first", null, false, false);
-        }
-    }
-
     /** The term an acquire wrote, not yet committed. */
     record Started(SlotLease lease, SlotState state) {}
 

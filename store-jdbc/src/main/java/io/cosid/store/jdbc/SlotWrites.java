@@ -278,7 +278,7 @@ final class SlotWrites {
             s.setString(SlotRows.COUNT + 1, namespace);
             s.setInt(SlotRows.COUNT + 2, slot);
             if (s.executeUpdate() != 1) {
-                throw new SlotAcquire.LostRace();
+                throw new LostRace();
             }
         }
     }
