@@ -60,19 +60,9 @@ final class Session {
         connection.setNetworkTimeout(Runnable::run, (int) Math.max(1, left / 1_000_000));
     }
 
-    /** Whether the operation's budget is spent. */
-    boolean expired() {
-        return deadlineNanos - System.nanoTime() <= 0;
-    }
-
     /** The timeout of this operation, naming it and its budget. */
     StoreTimeoutException expired(@Nullable Throwable cause) {
         return new StoreTimeoutException(operation, timeout, cause);
-    }
-
-    /** The operation, as messages name it. */
-    String operation() {
-        return operation;
     }
 
     Connection connection() {
