@@ -19,8 +19,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code demo}: a small fleet on a real ZooKeeper (embedded in this process unless {@code
- * --connect} names one) whose instances generate IDs with CosId's own generators on cosid-store
- * (machine ids as slot leases through {@code StoreMachineIdDistributor}, segments through {@code
+ * --connect} names one) or, with {@code --backend postgresql}, on a PostgreSQL the tool starts,
+ * whose instances generate IDs with CosId's own generators on cosid-store (machine ids as slot
+ * leases through {@code StoreMachineIdDistributor}, segments through {@code
  * StoreIdSegmentDistributor}); mid-run some instances crash without releasing (their slots expire
  * and are taken over with a larger fence and a floor at or above the old ceiling) and later restart
  * (the owner index gives their slots back). Every ID generated is checked: the number of duplicates
@@ -30,7 +31,8 @@ import picocli.CommandLine.Spec;
         name = "demo",
         mixinStandardHelpOptions = true,
         description = {
-            "Run a small fleet on an embedded ZooKeeper and check every ID it generates.",
+            "Run a small fleet on an embedded ZooKeeper (or PostgreSQL) and check every ID it"
+                    + " generates.",
             "IDs come from CosId's MillisecondSnowflakeId and SegmentChainId on cosid-store.",
             "Crashes some instances mid-run (their slots are taken over after expiry) and restarts"
                     + " them."
@@ -62,6 +64,15 @@ final class DemoCommand implements Callable<Integer> {
             defaultValue = "200ms",
             description = "The namespace's clock-skew tolerance (default 200ms).")
     String tolerance;
+
+    @Option(
+            names = "--backend",
+            paramLabel = "zookeeper|postgresql",
+            defaultValue = "zookeeper",
+            description =
+                    "The embedded server the fleet's stores use (default zookeeper); postgresql"
+                            + " runs PostgreSQL from the programs the tool carries (Linux x86-64).")
+    String backend;
 
     @Option(
             names = "--connect",
@@ -96,29 +107,43 @@ final class DemoCommand implements Callable<Integer> {
         checkArguments(runFor, leaseTtl);
         PrintWriter out = spec.commandLine().getOut();
         String root = "/cosid-demo-" + UUID.randomUUID().toString().substring(0, 8);
-        EmbeddedZooKeeper embedded = null;
+        EmbeddedBackend kind = EmbeddedBackend.parse(backend);
+        if (kind != EmbeddedBackend.ZOOKEEPER && connect != null) {
+            throw new IllegalArgumentException(
+                    "--connect names a ZooKeeper; with --backend "
+                            + kind.option
+                            + " the demo runs its own server");
+        }
+        EmbeddedServer embedded = null;
         Thread cleanup = null;
         StoreConfig rootToRemove = null;
         try {
             String connectString = connect;
             if (connectString == null) {
-                embedded = EmbeddedZooKeeper.start();
-                connectString = embedded.connectString();
+                embedded = kind.start(0, null);
+                connectString = embedded.address();
             }
-            StoreConfig config = demoConfig(connectString, root);
+            StoreConfig config =
+                    embedded != null && kind == EmbeddedBackend.POSTGRESQL
+                            ? EmbeddedBackend.jdbc("demo", embedded, Duration.ofSeconds(5))
+                            : demoConfig(connectString, root);
             rootToRemove = connect == null || keep ? null : config;
             // The hook before the first line: whoever reads that line may stop us at once.
             cleanup = cleanupOnInterrupt(embedded, rootToRemove);
             if (embedded != null) {
                 progress(
                         out,
-                        "embedded ZooKeeper on "
+                        "embedded "
+                                + embedded.product()
+                                + " on "
                                 + connectString
                                 + " (data in "
                                 + embedded.dir()
                                 + ", removed on exit, Ctrl-C too)");
             }
-            int code = run(config, connectString, root, runFor, leaseTtl, skew, out);
+            String where =
+                    config.type().equals("jdbc") ? connectString : connectString + " root " + root;
+            int code = run(config, where, runFor, leaseTtl, skew, out);
             if (connect != null) {
                 if (keep) {
                     progress(out, "kept root " + root + " on " + connect + " (--keep)");
@@ -183,7 +208,7 @@ final class DemoCommand implements Callable<Integer> {
      * named with {@code --connect} (unless {@code --keep}). Best effort, as a hook must be.
      */
     private static Thread cleanupOnInterrupt(
-            @Nullable EmbeddedZooKeeper embedded, @Nullable StoreConfig rootToRemove) {
+            @Nullable EmbeddedServer embedded, @Nullable StoreConfig rootToRemove) {
         Thread hook =
                 new Thread(
                         () -> {
@@ -238,8 +263,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private int run(
             StoreConfig config,
-            String connectString,
-            String root,
+            String where,
             Duration runFor,
             Duration leaseTtl,
             Duration skew,
@@ -252,7 +276,7 @@ final class DemoCommand implements Callable<Integer> {
             admin.slots().define(DemoFleet.NAMESPACE, instances, skew);
             long start = System.nanoTime();
             int crashes = Math.max(1, instances / 4);
-            announce(out, connectString, root);
+            announce(out, where);
             List<DemoFleet.Instance> running = new ArrayList<>();
             for (int i = 0; i < instances; i++) {
                 running.add(fleet.start("instance-" + i));
@@ -295,15 +319,13 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void announce(PrintWriter out, String connectString, String root) {
+    private void announce(PrintWriter out, String where) {
         progress(
                 out,
                 "fleet of "
                         + instances
                         + " instances on "
-                        + connectString
-                        + " root "
-                        + root
+                        + where
                         + "; namespace "
                         + DemoFleet.NAMESPACE
                         + " with "

@@ -64,6 +64,46 @@ class DemoCommandTest {
     }
 
     @Test
+    @DisplayName(
+            "runs the same fleet on a PostgreSQL it starts itself (--backend postgresql): exit 0,"
+                    + " 0 duplicates, 0 overlaps, the crashed instance's slot taken over")
+    void demoOnPostgres() {
+        Cli.Result r =
+                Cli.run(
+                        "demo",
+                        "--backend",
+                        "postgresql",
+                        "--instances",
+                        "4",
+                        "--duration",
+                        "6s",
+                        "--ttl",
+                        "1s");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out())
+                .contains("embedded PostgreSQL on jdbc:postgresql://127.0.0.1:")
+                .contains("crashed 1 instance(s) without release")
+                .contains("duplicates: 0 (checked over every ID generated)")
+                .contains("window overlaps: 0")
+                .contains("timeouts: 0")
+                .containsPattern(
+                        "takeovers after expiry \\(larger fence, floor >= old ceiling\\): \\d+")
+                .containsPattern("ranges acquired: [1-9]");
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("refuses an unknown --backend and --connect with postgresql, naming what goes")
+    void badBackend() {
+        Cli.Result unknown = Cli.run("demo", "--backend", "mysql");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("--backend must be zookeeper or postgresql, got mysql");
+        Cli.Result both = Cli.run("demo", "--backend", "postgresql", "--connect", "127.0.0.1:1");
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("--connect names a ZooKeeper");
+    }
+
+    @Test
     @DisplayName("prints its summary as JSON for scripts")
     void json() {
         Cli.Result r = smallDemo("--json");

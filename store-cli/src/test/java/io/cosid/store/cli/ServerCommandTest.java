@@ -2,6 +2,8 @@ package io.cosid.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +77,97 @@ class ServerCommandTest {
             assertThat(data).as("temporary data removed").doesNotExist();
         } finally {
             demo.destroyForcibly();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "with --backend postgresql serves the JDBC commands until stopped, then ends the"
+                    + " server and removes its data")
+    void postgresServesUntilStopped() throws Exception {
+        int port = freePort();
+        Process server =
+                tool("server", "--backend", "postgresql", "--port", Integer.toString(port));
+        try {
+            String first = firstLine(server);
+            Matcher ready =
+                    Pattern.compile("PostgreSQL listening on (\\S+); data in (\\S+) \\(temporary")
+                            .matcher(String.valueOf(first));
+            assertThat(ready.find()).as(first).isTrue();
+            assertThat(ready.group(1))
+                    .isEqualTo("jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
+            Path data = Path.of(ready.group(2));
+            assertThat(data.resolve("data/PG_VERSION")).isRegularFile();
+
+            // the store's tables are there: a command that validates them (the default) works
+            Cli.Result r = Cli.run("namespaces", "--jdbc-url", ready.group(1));
+            assertThat(r.code()).as(r.toString()).isZero();
+
+            server.destroy(); // SIGTERM: the shutdown path Ctrl-C takes too
+            assertThat(server.waitFor(120, TimeUnit.SECONDS)).as("stopped").isTrue();
+            assertThat(data).as("temporary data removed on exit").doesNotExist();
+            assertThat(listening(port)).as("the server ended with the tool").isFalse();
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a demo on PostgreSQL stopped mid-run (Ctrl-C) ends its server and removes its data")
+    void postgresDemoStoppedMidRun() throws Exception {
+        Process demo = tool("demo", "--backend", "postgresql", "--duration", "120s");
+        try {
+            String first = firstLine(demo);
+            Matcher started =
+                    Pattern.compile(
+                                    "embedded PostgreSQL on jdbc:postgresql://127.0.0.1:(\\d+)/\\S+"
+                                            + " \\(data in (\\S+),")
+                            .matcher(String.valueOf(first));
+            assertThat(started.find()).as(first).isTrue();
+            Path data = Path.of(started.group(2));
+            assertThat(data).isDirectory();
+            demo.destroy();
+            assertThat(demo.waitFor(120, TimeUnit.SECONDS)).as("stopped").isTrue();
+            assertThat(data).as("temporary data removed").doesNotExist();
+            assertThat(listening(Integer.parseInt(started.group(1))))
+                    .as("the server ended with the demo")
+                    .isFalse();
+        } finally {
+            demo.destroyForcibly();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "as root, refuses a PostgreSQL data directory the unprivileged user cannot reach,"
+                    + " naming it")
+    void postgresDataOutOfReach(@TempDir Path privateDir) throws IOException {
+        assumeTrue(
+                "root".equals(System.getProperty("user.name")),
+                "only root runs PostgreSQL as another user");
+        Path data = privateDir.resolve("pg"); // privateDir: root's alone (mode 700)
+        Cli.Result r =
+                assertTimeoutPreemptively(
+                        Duration.ofMinutes(2),
+                        () ->
+                                Cli.run(
+                                        "server",
+                                        "--backend",
+                                        "postgresql",
+                                        "--port",
+                                        Integer.toString(freePort()),
+                                        "--data",
+                                        data.toString()));
+        assertThat(r.code()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("cannot reach " + data).contains("nobody");
+    }
+
+    private static boolean listening(int port) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

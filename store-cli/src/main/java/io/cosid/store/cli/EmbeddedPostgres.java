@@ -1,0 +1,200 @@
+package io.cosid.store.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A real PostgreSQL server the tool starts from the programs it carries ({@link PostgresPrograms})
+ * on a loopback port, for the demo and the {@code server} command: one server, PostgreSQL's
+ * defaults for durability, trust authentication for user {@code postgres} from 127.0.0.1 only, no
+ * Unix socket. Its data directory is initialised on first use; a temporary one is removed on close.
+ * As root the server runs as {@code nobody}, which must be able to reach the directory.
+ */
+final class EmbeddedPostgres extends EmbeddedServer {
+
+    /** How long the server gets to answer after its start, and to end after a fast shutdown. */
+    private static final long BUDGET_SECONDS = 60;
+
+    private @Nullable Process process;
+
+    private EmbeddedPostgres(int port, boolean removeData) {
+        super("PostgreSQL", port, removeData);
+    }
+
+    /**
+     * A server on {@code port} (0: a free one); its data in {@code dataDir} (initialised if empty,
+     * kept), or, when null, in a temporary directory removed on close and on exit.
+     */
+    static EmbeddedPostgres start(int port, @Nullable Path dataDir) {
+        EmbeddedPostgres pg = new EmbeddedPostgres(port(port, "PostgreSQL"), dataDir == null);
+        pg.begin(dataDir);
+        return pg;
+    }
+
+    @Override
+    String address() {
+        return jdbcUrl();
+    }
+
+    /** The URL of database {@code postgres} as user {@code postgres} (trusted, no password). */
+    String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + port() + "/postgres?user=postgres";
+    }
+
+    @Override
+    void startIn(Path dir) throws IOException, InterruptedException {
+        PostgresPrograms programs = PostgresPrograms.unpacked();
+        if (PostgresPrograms.isRoot()) {
+            run(List.of("chown", "-R", PostgresPrograms.UNPRIVILEGED, dir.toString()));
+            if (!runs(
+                    List.of(
+                            "runuser",
+                            "-u",
+                            PostgresPrograms.UNPRIVILEGED,
+                            "--",
+                            "test",
+                            "-w",
+                            dir.toString()))) {
+                throw new IllegalArgumentException(
+                        "PostgreSQL refuses to run as root, so the tool runs it as "
+                                + PostgresPrograms.UNPRIVILEGED
+                                + ", who cannot reach "
+                                + dir
+                                + "; pick a directory under /tmp or /var/tmp");
+            }
+        }
+        Path data = dir.resolve("data");
+        if (!Files.isRegularFile(data.resolve("PG_VERSION"))) {
+            List<String> initdb = new ArrayList<>(PostgresPrograms.asUnprivileged());
+            initdb.addAll(
+                    List.of(
+                            programs.program("initdb").toString(),
+                            "-D",
+                            data.toString(),
+                            "-U",
+                            "postgres",
+                            "-A",
+                            "trust",
+                            "-E",
+                            "UTF8",
+                            "--locale=C"));
+            if (temporary()) {
+                initdb.add("--no-sync"); // gone on exit: nothing to make durable
+            }
+            run(initdb);
+        }
+        List<String> command = new ArrayList<>(PostgresPrograms.asUnprivileged());
+        command.addAll(
+                List.of(
+                        programs.program("postgres").toString(),
+                        "-D",
+                        data.toString(),
+                        "-p",
+                        Integer.toString(port()),
+                        "-c",
+                        "listen_addresses=127.0.0.1",
+                        "-c",
+                        "unix_socket_directories="));
+        Path log = dir.resolve("postgres.log");
+        process =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                        .start();
+        awaitAnswer(process, log);
+    }
+
+    /** Waits until the server takes a connection; fails with its log's end if it ends first. */
+    private void awaitAnswer(Process server, Path log) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BUDGET_SECONDS);
+        while (true) {
+            try (Connection c = DriverManager.getConnection(jdbcUrl())) {
+                return;
+            } catch (SQLException notYet) {
+                if (!server.isAlive() || System.nanoTime() > deadline) {
+                    throw new IOException(
+                            (server.isAlive()
+                                            ? "no answer in " + BUDGET_SECONDS + " s"
+                                            : "the server ended")
+                                    + "; the end of its log ("
+                                    + log
+                                    + "):\n"
+                                    + tail(log),
+                            notYet);
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /**
+     * A fast shutdown (SIGINT to the postmaster: connections ended, the checkpoint written), then,
+     * if it has not ended within its budget, every process killed.
+     */
+    @Override
+    void stop() {
+        Process server = process;
+        if (server == null) {
+            return;
+        }
+        try {
+            for (ProcessHandle p : postmasters(server)) {
+                runs(List.of("kill", "-INT", Long.toString(p.pid())));
+            }
+            if (!server.waitFor(BUDGET_SECONDS, TimeUnit.SECONDS)) {
+                server.descendants().forEach(ProcessHandle::destroyForcibly);
+                server.destroyForcibly();
+            }
+        } catch (IOException e) {
+            server.descendants().forEach(ProcessHandle::destroyForcibly);
+            server.destroyForcibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            server.descendants().forEach(ProcessHandle::destroyForcibly);
+            server.destroyForcibly();
+        }
+    }
+
+    /** The postmaster: the process started, or, as root, the child of {@code runuser}. */
+    private static List<ProcessHandle> postmasters(Process server) {
+        return PostgresPrograms.isRoot() ? server.children().toList() : List.of(server.toHandle());
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Runs a short command; fails with its output unless it ends well. */
+    private static void run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(BUDGET_SECONDS, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", command) + " failed:\n" + output.strip());
+        }
+    }
+
+    /** Whether a short command ends well. */
+    private static boolean runs(List<String> command) throws IOException, InterruptedException {
+        Process p =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+        return p.waitFor(BUDGET_SECONDS, TimeUnit.SECONDS) && p.exitValue() == 0;
+    }
+}
