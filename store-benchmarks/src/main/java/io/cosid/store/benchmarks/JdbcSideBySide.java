@@ -4,6 +4,9 @@ import io.cosid.store.Range;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -26,7 +29,9 @@ import java.util.Objects;
  * round and over all rounds (the median of the rounds' medians).
  *
  * <p>Arguments: {@code --jdbc-url URL} (PostgreSQL; required), {@code --seconds S} per contender
- * and round (default 3), {@code --rounds N} (default 5), {@code --warmup S} (default 3).
+ * and round (default 3), {@code --rounds N} (default 5), {@code --warmup S} (default 3), {@code
+ * --delay-us D}: every contender reaches the server through a {@link DelayingProxy} adding D µs
+ * each way (default 0: loopback).
  */
 public final class JdbcSideBySide {
 
@@ -62,9 +67,16 @@ public final class JdbcSideBySide {
         double seconds = Double.parseDouble(options.getOrDefault("--seconds", "3"));
         int rounds = Integer.parseInt(options.getOrDefault("--rounds", "5"));
         double warmup = Double.parseDouble(options.getOrDefault("--warmup", "3"));
+        long delayMicros = Long.parseLong(options.getOrDefault("--delay-us", "0"));
         prepare(url);
+        DelayingProxy proxy = delayMicros > 0 ? DelayingProxy.before(url, delayMicros) : null;
+        String via = proxy == null ? url : proxy.through(url);
+        System.out.println(
+                proxy == null
+                        ? "loopback, no delay"
+                        : "through a proxy adding " + delayMicros + " µs each way");
         List<Contender> contenders =
-                List.of(bare(url), ours(url), oursStatementAlone(url), threeRoundTrips(url));
+                List.of(bare(via), ours(via), oursStatementAlone(via), threeRoundTrips(via));
         try {
             for (Contender c : contenders) {
                 run(c, warmup);
@@ -83,6 +95,9 @@ public final class JdbcSideBySide {
         } finally {
             for (Contender c : contenders) {
                 c.close();
+            }
+            if (proxy != null) {
+                proxy.close();
             }
         }
     }
@@ -204,7 +219,8 @@ public final class JdbcSideBySide {
      * what the guards cost on the server, apart from the store's work on the client (its pool, the
      * network timeout set per statement, the statement prepared per call).
      */
-    private static Contender oursStatementAlone(String url) throws SQLException {
+    private static Contender oursStatementAlone(String url)
+            throws SQLException, NoSuchAlgorithmException {
         Connection c = DriverManager.getConnection(url);
         long incarnation;
         try (Statement s = c.createStatement()) {
@@ -219,14 +235,15 @@ public final class JdbcSideBySide {
                 incarnation = r.getLong(1);
             }
         }
+        byte[] hash = sha256("alone");
         PreparedStatement s =
                 c.prepareStatement(
                         "UPDATE bench_ranges AS r SET next_value = r.next_value + v.value, sealed ="
-                                + " r.sealed FROM (SELECT ?::bigint AS value) v WHERE r.key_hash ="
-                                + " sha256(convert_to(?, 'UTF8')) AND r.range_key = ? AND"
-                                + " r.incarnation = ? AND r.next_value >= ? AND (r.sealed OR NOT ?)"
-                                + " AND NOT r.sealed AND r.next_value <= 9223372036854775807 -"
-                                + " v.value RETURNING r.next_value, r.incarnation, r.sealed");
+                            + " r.sealed FROM (SELECT ?::bigint AS value) v WHERE r.key_hash = ?"
+                            + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ? AND"
+                            + " (r.sealed OR NOT ?) AND NOT r.sealed AND r.next_value <="
+                            + " 9223372036854775807 - v.value RETURNING r.next_value,"
+                            + " r.incarnation, r.sealed");
         return new Contender() {
             @Override
             public String name() {
@@ -236,7 +253,7 @@ public final class JdbcSideBySide {
             @Override
             public long acquire() throws SQLException {
                 s.setLong(1, STEP);
-                s.setString(2, "alone");
+                s.setBytes(2, hash);
                 s.setString(3, "alone");
                 s.setLong(4, incarnation);
                 s.setLong(5, 0);
@@ -252,6 +269,11 @@ public final class JdbcSideBySide {
                 c.close();
             }
         };
+    }
+
+    /** What the store binds as a key's hash: SHA-256 of its UTF-8 bytes. */
+    static byte[] sha256(String key) throws NoSuchAlgorithmException {
+        return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
     }
 
     private static Contender threeRoundTrips(String url) throws SQLException {

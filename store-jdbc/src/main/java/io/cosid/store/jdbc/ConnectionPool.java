@@ -147,10 +147,14 @@ final class ConnectionPool implements DataSource, AutoCloseable {
                             }
                             return null;
                         }
-                        if (method.getName().equals("isClosed")
-                                && method.getParameterCount() == 0
-                                && returned) {
-                            return true;
+                        if (returned) {
+                            if (method.getName().equals("isClosed")
+                                    && method.getParameterCount() == 0) {
+                                return true;
+                            }
+                            // the connection is another operation's now
+                            throw new SQLException(
+                                    "this connection handle was closed: " + method.getName());
                         }
                         try {
                             return method.invoke(real, args);

@@ -69,10 +69,10 @@ final class DatabaseIdentity {
      *     {@code refuse}
      */
     void check(Connection connection) throws SQLException {
-        Connection physical = physical(connection);
-        if (checked.containsKey(physical)) {
+        if (checked(connection)) {
             return;
         }
+        Connection physical = physical(connection);
         String now = read(connection);
         if (!now.equals(known)) {
             String change = "the database changed since this store opened (" + known + " -> " + now;
@@ -91,6 +91,11 @@ final class DatabaseIdentity {
             known = now;
         }
         checked.put(physical, Boolean.TRUE);
+    }
+
+    /** Whether the physical connection behind {@code connection} was checked already. */
+    boolean checked(Connection connection) throws SQLException {
+        return checked.containsKey(physical(connection));
     }
 
     private String read(Connection connection) throws SQLException {

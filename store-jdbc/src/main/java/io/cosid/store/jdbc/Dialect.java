@@ -15,7 +15,6 @@ enum Dialect {
             "cosid-store/schema/postgresql.sql",
             "bigint",
             "CAST(floor(extract(epoch FROM clock_timestamp()) * 1000) AS bigint)",
-            "sha256(convert_to(?, 'UTF8'))",
             "current_schema()",
             true),
     /** MySQL 8.0 or later, and MariaDB 10.6 or later (both have {@code SKIP LOCKED}). */
@@ -25,7 +24,6 @@ enum Dialect {
             "SIGNED",
             // SYSDATE, not NOW: the time the statement runs, not when it started
             "CAST(UNIX_TIMESTAMP(SYSDATE(3)) * 1000 AS SIGNED)",
-            "UNHEX(SHA2(?, 256))",
             "DATABASE()",
             false);
 
@@ -41,9 +39,6 @@ enum Dialect {
     /** The server's wall clock in whole milliseconds since the epoch, when a statement runs. */
     final String serverMillis;
 
-    /** A key's SHA-256 of its UTF-8 bytes, from one parameter. */
-    final String hash;
-
     /** The schema unqualified tables are in. */
     final String currentSchema;
 
@@ -55,14 +50,12 @@ enum Dialect {
             String schemaFile,
             String bigint,
             String serverMillis,
-            String hash,
             String currentSchema,
             boolean writableCte) {
         this.option = option;
         this.schemaFile = schemaFile;
         this.bigint = bigint;
         this.serverMillis = serverMillis;
-        this.hash = hash;
         this.currentSchema = currentSchema;
         this.writableCte = writableCte;
     }

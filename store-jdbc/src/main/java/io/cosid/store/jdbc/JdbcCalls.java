@@ -121,12 +121,14 @@ final class JdbcCalls {
         Session session = new Session(c, operation, timeout, deadline);
         boolean done = false;
         try {
-            session.arm(); // the identity read and the autocommit switch are round trips too
+            // the identity read and the autocommit switch are round trips too, when they happen
             DatabaseIdentity watched = identity;
-            if (watched != null) {
+            if (watched != null && !watched.checked(c)) {
+                session.arm();
                 watched.check(c);
             }
             if (c.getAutoCommit() != autocommit) {
+                session.arm();
                 c.setAutoCommit(autocommit);
             }
             T result = work.run(session);

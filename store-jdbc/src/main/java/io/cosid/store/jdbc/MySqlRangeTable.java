@@ -31,7 +31,7 @@ final class MySqlRangeTable extends RangeTable {
                 "INSERT IGNORE INTO "
                         + table
                         + " (key_hash, range_key, next_value, sealed) VALUES ("
-                        + hash
+                        + HASH
                         + ", ?, 0, false)";
     }
 
@@ -45,7 +45,7 @@ final class MySqlRangeTable extends RangeTable {
                 + "), r.sealed = "
                 + w.sealed
                 + " WHERE r.key_hash = "
-                + hash
+                + HASH
                 + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ?"
                 + " AND (r.sealed OR NOT ?) AND "
                 + w.guard.replace("$v", v);
@@ -81,7 +81,7 @@ final class MySqlRangeTable extends RangeTable {
      */
     private @Nullable RangeMark firstUse(Session session, String key) throws SQLException {
         try (PreparedStatement s = session.prepare(create)) {
-            s.setString(1, key);
+            s.setBytes(1, keyHash(key));
             s.setString(2, key);
             s.executeUpdate();
         }

@@ -31,7 +31,7 @@ final class PostgresRangeTable extends RangeTable {
         return "INSERT INTO "
                 + table
                 + " AS r (key_hash, range_key, next_value, sealed) VALUES ("
-                + hash
+                + HASH
                 + ", ?, ?, "
                 + w.insertsSealed
                 + ") ON CONFLICT (key_hash) DO UPDATE SET next_value = "
@@ -52,7 +52,7 @@ final class PostgresRangeTable extends RangeTable {
                 + ", sealed = "
                 + w.sealed
                 + " FROM (SELECT ?::bigint AS value) v WHERE r.key_hash = "
-                + hash
+                + HASH
                 + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ?"
                 + " AND (r.sealed OR NOT ?) AND "
                 + w.guard.replace("$v", v)
@@ -69,7 +69,7 @@ final class PostgresRangeTable extends RangeTable {
                         Objects.requireNonNull(
                                 mark == null ? upserts.get(write) : updates.get(write)))) {
             if (mark == null) {
-                s.setString(1, key);
+                s.setBytes(1, keyHash(key));
                 s.setString(2, key);
                 s.setLong(3, write.insertsSealed ? 0 : value);
             } else {

@@ -1,6 +1,9 @@
 package io.cosid.store.jdbc;
 
 import io.cosid.store.RangeState;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,28 +23,28 @@ import org.jspecify.annotations.Nullable;
  * writers in the database: no retries. Only a statement that changed nothing is followed by a read
  * of why ({@link RangeRefusals}).
  *
- * <p>Rows are found by the SHA-256 of their key (a key may be 1,024 characters, more bytes than an
- * index entry holds); the key itself is checked too.
+ * <p>Rows are found by the SHA-256 of their key's UTF-8 bytes (a key may be 1,024 characters, more
+ * bytes than an index entry holds), computed here rather than by the server, which would hash it in
+ * every statement; the key itself is checked too.
  */
 abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
 
     /** The table's name. */
     final String table;
 
-    /** The dialect's hash of a key, from one parameter. */
-    final String hash;
+    /** Where a statement takes a key's hash: bound, computed here ({@link #keyHash}). */
+    static final String HASH = "?";
 
     private final String read;
     private final String list;
 
     RangeTable(TableNames names, Dialect dialect) {
         this.table = names.ranges();
-        this.hash = dialect.hash;
         this.read =
                 "SELECT range_key, next_value, sealed, incarnation FROM "
                         + table
                         + " WHERE key_hash = "
-                        + hash;
+                        + HASH;
         this.list = "SELECT range_key, next_value, sealed FROM " + table;
     }
 
@@ -82,7 +85,7 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
     static void bindGuarded(PreparedStatement s, long value, String key, RangeMark mark)
             throws SQLException {
         s.setLong(1, value);
-        s.setString(2, key);
+        s.setBytes(2, keyHash(key));
         s.setString(3, key);
         s.setLong(4, mark.incarnation());
         s.setLong(5, mark.highest());
@@ -97,7 +100,7 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
      */
     Optional<Row> read(Session session, String key) throws SQLException {
         try (PreparedStatement s = session.prepare(read)) {
-            s.setString(1, key);
+            s.setBytes(1, keyHash(key));
             try (ResultSet r = s.executeQuery()) {
                 if (!r.next()) {
                     return Optional.empty();
@@ -108,6 +111,16 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
                                 new RangeState(r.getLong(2), r.getBoolean(3)),
                                 r.getLong(4)));
             }
+        }
+    }
+
+    /** The SHA-256 of {@code key}'s UTF-8 bytes: what column {@code key_hash} holds. */
+    static byte[] keyHash(String key) {
+        try {
+            return MessageDigest.getInstance("SHA-256")
+                    .digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
         }
     }
 

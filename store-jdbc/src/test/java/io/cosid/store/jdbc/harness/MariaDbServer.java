@@ -25,7 +25,7 @@ import org.awaitility.Awaitility;
  * innodb_flush_log_at_trx_commit = 1}). Under root it runs as {@code nobody}, like the PostgreSQL
  * servers. Each caller gets a database of its own ({@link #createDatabase}).
  */
-public final class MariaDbServer implements AutoCloseable {
+public final class MariaDbServer implements FaultableServer {
 
     private static final Path SERVER = Path.of("/usr/sbin/mariadbd");
     private static final Path INSTALL = Path.of("/usr/bin/mariadb-install-db");
@@ -33,13 +33,24 @@ public final class MariaDbServer implements AutoCloseable {
 
     private final Path data;
     private final int port;
-    private final Process process;
+    private final List<String> command;
+    private Process process;
     private final AtomicInteger databases = new AtomicInteger();
 
-    private MariaDbServer(Path data, int port, Process process) {
+    private MariaDbServer(Path data, int port, List<String> command) throws IOException {
         this.data = data;
         this.port = port;
-        this.process = process;
+        this.command = List.copyOf(command);
+        this.process = launch();
+    }
+
+    private Process launch() throws IOException {
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(
+                        ProcessBuilder.Redirect.appendTo(
+                                data.resolveSibling(data.getFileName() + ".log").toFile()))
+                .start();
     }
 
     /**
@@ -75,13 +86,7 @@ public final class MariaDbServer implements AutoCloseable {
                             "--pid-file=" + data.resolve("mysqld.pid"),
                             "--skip-name-resolve"));
             command.addAll(List.of(settings));
-            Process process =
-                    new ProcessBuilder(command)
-                            .redirectErrorStream(true)
-                            .redirectOutput(
-                                    data.resolveSibling(data.getFileName() + ".log").toFile())
-                            .start();
-            MariaDbServer server = new MariaDbServer(data, port, process);
+            MariaDbServer server = new MariaDbServer(data, port, command);
             server.awaitAnswer();
             return server;
         } catch (IOException e) {
@@ -125,8 +130,35 @@ public final class MariaDbServer implements AutoCloseable {
      * @param database the database's name
      * @return the URL
      */
+    @Override
     public String jdbcUrl(String database) {
         return "jdbc:mysql://127.0.0.1:" + port + "/" + database + "?user=root&sslMode=DISABLED";
+    }
+
+    @Override
+    public Connection connect(String database) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(database));
+    }
+
+    @Override
+    public void pause() throws IOException {
+        OsProcesses.signal("STOP", OsProcesses.tree(process));
+    }
+
+    @Override
+    public void resume() throws IOException {
+        OsProcesses.signal("CONT", OsProcesses.tree(process));
+    }
+
+    @Override
+    public void crash() throws IOException {
+        OsProcesses.kill(OsProcesses.tree(process), START_BUDGET);
+    }
+
+    @Override
+    public void restart() throws IOException {
+        process = launch();
+        awaitAnswer();
     }
 
     /**
@@ -143,6 +175,7 @@ public final class MariaDbServer implements AutoCloseable {
      *
      * @return its name
      */
+    @Override
     public String createDatabase() {
         String name = "t" + databases.incrementAndGet();
         try (Connection c = DriverManager.getConnection(jdbcUrl(""));

@@ -76,6 +76,15 @@ public final class PostgresExtension implements BeforeAllCallback {
     }
 
     /**
+     * The name of the class's database.
+     *
+     * @return the name
+     */
+    public String database() {
+        return Objects.requireNonNull(database, "created with the server");
+    }
+
+    /**
      * The JDBC URL of the class's database.
      *
      * @return the URL

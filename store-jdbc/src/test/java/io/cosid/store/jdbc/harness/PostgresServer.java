@@ -23,7 +23,7 @@ import org.awaitility.Awaitility;
  * synchronous_commit} on). Each caller gets a database of its own ({@link #createDatabase}).
  * Closing stops the server (a fast shutdown) and deletes its data.
  */
-public final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements FaultableServer {
 
     private static final Duration START_BUDGET = Duration.ofMinutes(2);
 
@@ -103,6 +103,7 @@ public final class PostgresServer implements AutoCloseable {
      * @param database the database's name
      * @return the URL
      */
+    @Override
     public String jdbcUrl(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
     }
@@ -114,6 +115,7 @@ public final class PostgresServer implements AutoCloseable {
      * @return the connection
      * @throws SQLException if it cannot connect
      */
+    @Override
     public Connection connect(String database) throws SQLException {
         return DriverManager.getConnection(jdbcUrl(database));
     }
@@ -123,6 +125,7 @@ public final class PostgresServer implements AutoCloseable {
      *
      * @return its name
      */
+    @Override
     public String createDatabase() {
         String name = "t" + databases.incrementAndGet();
         try (Connection c = connect("postgres");
@@ -153,10 +156,7 @@ public final class PostgresServer implements AutoCloseable {
      * @return their process ids
      */
     public List<Long> processes() {
-        List<Long> all = new ArrayList<>();
-        all.add(process.pid());
-        process.descendants().forEach(d -> all.add(d.pid()));
-        return all;
+        return OsProcesses.tree(process);
     }
 
     /**
@@ -165,8 +165,9 @@ public final class PostgresServer implements AutoCloseable {
      *
      * @throws IOException if a signal cannot be sent
      */
+    @Override
     public void pause() throws IOException {
-        signal("STOP", processes());
+        OsProcesses.signal("STOP", processes());
     }
 
     /**
@@ -176,7 +177,7 @@ public final class PostgresServer implements AutoCloseable {
      * @throws IOException if the signal cannot be sent
      */
     public void pause(long pid) throws IOException {
-        signal("STOP", List.of(pid));
+        OsProcesses.signal("STOP", List.of(pid));
     }
 
     /**
@@ -184,8 +185,9 @@ public final class PostgresServer implements AutoCloseable {
      *
      * @throws IOException if a signal cannot be sent
      */
+    @Override
     public void resume() throws IOException {
-        signal("CONT", processes());
+        OsProcesses.signal("CONT", processes());
     }
 
     /**
@@ -194,20 +196,9 @@ public final class PostgresServer implements AutoCloseable {
      *
      * @throws IOException if a signal cannot be sent
      */
+    @Override
     public void crash() throws IOException {
-        List<Long> killed = processes();
-        signal("KILL", killed);
-        // a postmaster not yet reaped still holds its pid, and a restart would take it for alive
-        Awaitility.await("the killed processes gone")
-                .atMost(START_BUDGET)
-                .until(
-                        () ->
-                                killed.stream()
-                                        .noneMatch(
-                                                p ->
-                                                        ProcessHandle.of(p)
-                                                                .map(ProcessHandle::isAlive)
-                                                                .orElse(false)));
+        OsProcesses.kill(processes(), START_BUDGET);
     }
 
     /**
@@ -216,6 +207,7 @@ public final class PostgresServer implements AutoCloseable {
      *
      * @throws IOException if it cannot start
      */
+    @Override
     public void restart() throws IOException {
         process = launch();
         awaitAnswer();
@@ -253,22 +245,6 @@ public final class PostgresServer implements AutoCloseable {
                                     + hba));
             OsProcesses.run(write);
             s.execute("SELECT pg_reload_conf()");
-        }
-    }
-
-    /**
-     * Sends {@code signal} to each of {@code pids}. A process that ended meanwhile (a backend whose
-     * client left, between the listing and the signal) is skipped; any other failure is thrown.
-     */
-    private static void signal(String signal, List<Long> pids) throws IOException {
-        for (long pid : pids) {
-            try {
-                OsProcesses.run(List.of("kill", "-" + signal, Long.toString(pid)));
-            } catch (IOException e) {
-                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                    throw e;
-                }
-            }
         }
     }
 

@@ -11,7 +11,7 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.Stores;
-import io.cosid.store.jdbc.harness.PostgresServer;
+import io.cosid.store.jdbc.harness.FaultableServer;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -25,29 +25,36 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
- * A real PostgreSQL server of this class's own paused (SIGSTOP), killed and restarted, and rows
- * locked by hand: every call still ends within the store's timeout, and no value or term is handed
- * out twice.
+ * A real server of the test class's own paused (SIGSTOP), killed and restarted, and rows locked by
+ * hand: every call still ends within the store's timeout, and no value or term is handed out twice.
+ * One short class per server.
  */
-@DisplayName("A paused, crashed or locked server (PostgreSQL)")
-class ServerFailureTest {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ServerFailureContract {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
-    private static PostgresServer server;
+    private FaultableServer server;
 
     private final List<Store> opened = new ArrayList<>();
     private String url;
 
+    /** Starts the class's own server. */
+    abstract FaultableServer startServer();
+
     @BeforeAll
-    static void start() {
-        server = PostgresServer.start(System.getProperty("cosid.pg.version"));
+    void start() {
+        server = startServer();
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    void stop() throws Exception {
+        if (server == null) {
+            return; // skipped: no such server here
+        }
         server.resume();
         server.close();
     }

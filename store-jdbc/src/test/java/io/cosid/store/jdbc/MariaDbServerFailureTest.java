@@ -1,0 +1,18 @@
+package io.cosid.store.jdbc;
+
+import io.cosid.store.jdbc.harness.FaultableServer;
+import io.cosid.store.jdbc.harness.MariaDbServer;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+
+@DisplayName("A paused, crashed or locked server (MariaDB)")
+class MariaDbServerFailureTest extends ServerFailureContract {
+
+    @Override
+    FaultableServer startServer() {
+        Assumptions.assumeTrue(
+                MariaDbServer.installed(),
+                "MariaDB is not installed (Debian package mariadb-server; .ci/run installs it)");
+        return MariaDbServer.start();
+    }
+}
