@@ -5,6 +5,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.cosid.StoreIdSegmentDistributorFactory;
 import io.cosid.store.jdbc.JdbcStores;
+import io.cosid.store.zookeeper.harness.DelayingProxy;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -30,7 +31,7 @@ import me.ahoo.cosid.segment.SegmentChainId;
 import me.ahoo.cosid.segment.concurrent.PrefetchWorkerExecutorService;
 
 /**
- * Contention on one PostgreSQL key, optionally through a {@link DelayingProxy}: (1) 8 clients (each
+ * Contention on one PostgreSQL key, optionally through a {@code DelayingProxy}: (1) 8 clients (each
  * a store of its own on a connection of its own) acquiring ranges of one key as fast as they can:
  * each client's share of the acquires against the mean, statements per acquire (counted on the
  * connections: a lost race would cost a second one), every range checked disjoint; (2) CosId's
@@ -38,7 +39,7 @@ import me.ahoo.cosid.segment.concurrent.PrefetchWorkerExecutorService;
  * from a distributor written the way CosId's own {@code JdbcIdSegmentDistributor} is ({@link
  * CosIdJdbcDistributor}), 1 and 8 generators, IDs per second in interleaved rounds.
  *
- * <p>Arguments: {@code --jdbc-url URL} (required), {@code --delay-us D} (default 0), {@code
+ * <p>Arguments: {@code --jdbc-url URL}, {@code --delay-us D} ({@link JdbcBenchArgs}), {@code
  * --seconds S} per run (default 5), {@code --rounds N} (default 3).
  */
 public final class JdbcContention {
@@ -55,27 +56,20 @@ public final class JdbcContention {
      * @throws Exception if a database call fails
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            options.put(args[i], args[i + 1]);
-        }
-        String url = options.get("--jdbc-url");
-        if (url == null) {
-            throw new IllegalArgumentException("--jdbc-url is required (a PostgreSQL database)");
-        }
-        long delayMicros = Long.parseLong(options.getOrDefault("--delay-us", "0"));
-        double seconds = Double.parseDouble(options.getOrDefault("--seconds", "5"));
-        int rounds = Integer.parseInt(options.getOrDefault("--rounds", "3"));
-        try (DelayingProxy proxy = DelayingProxy.before(url, delayMicros)) {
-            String via = delayMicros > 0 ? proxy.through(url) : url;
-            System.out.println(
-                    delayMicros > 0
-                            ? "through a proxy adding " + delayMicros + " µs each way"
-                            : "loopback, no delay");
+        JdbcBenchArgs options = new JdbcBenchArgs(args);
+        double seconds = Double.parseDouble(options.get("--seconds", "5"));
+        int rounds = Integer.parseInt(options.get("--rounds", "3"));
+        DelayingProxy proxy = options.proxy();
+        try {
+            String via = options.via(proxy);
             for (int r = 0; r < rounds; r++) {
                 shares(via, seconds);
             }
             segmentChains(via, seconds, rounds);
+        } finally {
+            if (proxy != null) {
+                proxy.close();
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import io.cosid.store.Range;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
+import io.cosid.store.zookeeper.harness.DelayingProxy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -30,8 +31,7 @@ import java.util.Objects;
  *
  * <p>Arguments: {@code --jdbc-url URL} (PostgreSQL; required), {@code --seconds S} per contender
  * and round (default 3), {@code --rounds N} (default 5), {@code --warmup S} (default 3), {@code
- * --delay-us D}: every contender reaches the server through a {@link DelayingProxy} adding D µs
- * each way (default 0: loopback).
+ * --delay-us D} ({@link JdbcBenchArgs}).
  */
 public final class JdbcSideBySide {
 
@@ -56,25 +56,14 @@ public final class JdbcSideBySide {
      * @throws Exception if a database call fails
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            options.put(args[i], args[i + 1]);
-        }
-        String url = options.get("--jdbc-url");
-        if (url == null) {
-            throw new IllegalArgumentException("--jdbc-url is required (a PostgreSQL database)");
-        }
-        double seconds = Double.parseDouble(options.getOrDefault("--seconds", "3"));
-        int rounds = Integer.parseInt(options.getOrDefault("--rounds", "5"));
-        double warmup = Double.parseDouble(options.getOrDefault("--warmup", "3"));
-        long delayMicros = Long.parseLong(options.getOrDefault("--delay-us", "0"));
+        JdbcBenchArgs options = new JdbcBenchArgs(args);
+        String url = options.url();
+        double seconds = Double.parseDouble(options.get("--seconds", "3"));
+        int rounds = Integer.parseInt(options.get("--rounds", "5"));
+        double warmup = Double.parseDouble(options.get("--warmup", "3"));
         prepare(url);
-        DelayingProxy proxy = delayMicros > 0 ? DelayingProxy.before(url, delayMicros) : null;
-        String via = proxy == null ? url : proxy.through(url);
-        System.out.println(
-                proxy == null
-                        ? "loopback, no delay"
-                        : "through a proxy adding " + delayMicros + " µs each way");
+        DelayingProxy proxy = options.proxy();
+        String via = options.via(proxy);
         List<Contender> contenders =
                 List.of(bare(via), ours(via), oursStatementAlone(via), threeRoundTrips(via));
         try {

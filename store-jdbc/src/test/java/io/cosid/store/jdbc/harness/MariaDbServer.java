@@ -205,10 +205,8 @@ public final class MariaDbServer implements FaultableServer {
 
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
         try {
-            process.waitFor();
+            OsProcesses.end(process);
             run(List.of("rm", "-rf", data.toString()));
             run(List.of("rm", "-f", data.resolveSibling(data.getFileName() + ".log").toString()));
         } catch (InterruptedException e) {

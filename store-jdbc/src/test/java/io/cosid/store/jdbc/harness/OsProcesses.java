@@ -55,6 +55,13 @@ final class OsProcesses {
                                                                 .orElse(false)));
     }
 
+    /** Ends {@code started} and every process it started (SIGTERM), and waits for it. */
+    static void end(Process started) throws InterruptedException {
+        started.descendants().forEach(ProcessHandle::destroy);
+        started.destroy();
+        started.waitFor();
+    }
+
     /** The process {@code started} and every process it started. */
     static List<Long> tree(Process started) {
         List<Long> all = new ArrayList<>();

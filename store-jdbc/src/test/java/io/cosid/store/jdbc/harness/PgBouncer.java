@@ -135,10 +135,8 @@ public final class PgBouncer implements AutoCloseable {
 
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
         try {
-            process.waitFor();
+            OsProcesses.end(process);
             OsProcesses.run(List.of("rm", "-rf", dir.toString()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
