@@ -107,13 +107,7 @@ final class DemoCommand implements Callable<Integer> {
         checkArguments(runFor, leaseTtl);
         PrintWriter out = spec.commandLine().getOut();
         String root = "/cosid-demo-" + UUID.randomUUID().toString().substring(0, 8);
-        EmbeddedBackend kind = EmbeddedBackend.parse(backend);
-        if (kind != EmbeddedBackend.ZOOKEEPER && connect != null) {
-            throw new IllegalArgumentException(
-                    "--connect names a ZooKeeper; with --backend "
-                            + kind.option
-                            + " the demo runs its own server");
-        }
+        EmbeddedBackend kind = backend();
         EmbeddedServer embedded = null;
         Thread cleanup = null;
         StoreConfig rootToRemove = null;
@@ -141,19 +135,10 @@ final class DemoCommand implements Callable<Integer> {
                                 + embedded.dir()
                                 + ", removed on exit, Ctrl-C too)");
             }
-            String where =
-                    config.type().equals("jdbc") ? connectString : connectString + " root " + root;
-            int code = run(config, where, runFor, leaseTtl, skew, out);
+            int code = run(config, where(config, connectString, root), runFor, leaseTtl, skew, out);
             if (connect != null) {
-                if (keep) {
-                    progress(out, "kept root " + root + " on " + connect + " (--keep)");
-                } else {
-                    removeRoot(config);
-                    rootToRemove = null;
-                    progress(
-                            out,
-                            "removed root " + root + " from " + connect + " (keep it with --keep)");
-                }
+                finishRoot(config, root, out);
+                rootToRemove = null;
             }
             return code;
         } finally {
@@ -171,6 +156,33 @@ final class DemoCommand implements Callable<Integer> {
             if (embedded != null) {
                 embedded.close();
             }
+        }
+    }
+
+    /** The backend, refusing a ZooKeeper named with --connect for any other. */
+    private EmbeddedBackend backend() {
+        EmbeddedBackend kind = EmbeddedBackend.parse(backend);
+        if (kind != EmbeddedBackend.ZOOKEEPER && connect != null) {
+            throw new IllegalArgumentException(
+                    "--connect names a ZooKeeper; with --backend "
+                            + kind.option
+                            + " the demo runs its own server");
+        }
+        return kind;
+    }
+
+    /** Where the fleet's stores are, as the first progress line names it. */
+    private static String where(StoreConfig config, String address, String root) {
+        return config.type().equals("jdbc") ? address : address + " root " + root;
+    }
+
+    /** With --connect: keeps the demo's root (--keep) or removes it, saying which. */
+    private void finishRoot(StoreConfig config, String root, PrintWriter out) {
+        if (keep) {
+            progress(out, "kept root " + root + " on " + connect + " (--keep)");
+        } else {
+            removeRoot(config);
+            progress(out, "removed root " + root + " from " + connect + " (keep it with --keep)");
         }
     }
 

@@ -54,43 +54,11 @@ final class EmbeddedPostgres extends EmbeddedServer {
     void startIn(Path dir) throws IOException, InterruptedException {
         PostgresPrograms programs = PostgresPrograms.unpacked();
         if (PostgresPrograms.isRoot()) {
-            run(List.of("chown", "-R", PostgresPrograms.UNPRIVILEGED, dir.toString()));
-            if (!runs(
-                    List.of(
-                            "runuser",
-                            "-u",
-                            PostgresPrograms.UNPRIVILEGED,
-                            "--",
-                            "test",
-                            "-w",
-                            dir.toString()))) {
-                throw new IllegalArgumentException(
-                        "PostgreSQL refuses to run as root, so the tool runs it as "
-                                + PostgresPrograms.UNPRIVILEGED
-                                + ", who cannot reach "
-                                + dir
-                                + "; pick a directory under /tmp or /var/tmp");
-            }
+            handOver(dir);
         }
         Path data = dir.resolve("data");
         if (!Files.isRegularFile(data.resolve("PG_VERSION"))) {
-            List<String> initdb = new ArrayList<>(PostgresPrograms.asUnprivileged());
-            initdb.addAll(
-                    List.of(
-                            programs.program("initdb").toString(),
-                            "-D",
-                            data.toString(),
-                            "-U",
-                            "postgres",
-                            "-A",
-                            "trust",
-                            "-E",
-                            "UTF8",
-                            "--locale=C"));
-            if (temporary()) {
-                initdb.add("--no-sync"); // gone on exit: nothing to make durable
-            }
-            run(initdb);
+            initdb(programs, data);
         }
         List<String> command = new ArrayList<>(PostgresPrograms.asUnprivileged());
         command.addAll(
@@ -111,6 +79,46 @@ final class EmbeddedPostgres extends EmbeddedServer {
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                         .start();
         awaitAnswer(process, log);
+    }
+
+    /**
+     * Gives {@code dir} to the user PostgreSQL runs as under root; refuses a directory that user
+     * cannot reach (one under root's home, say).
+     */
+    private static void handOver(Path dir) throws IOException, InterruptedException {
+        run(List.of("chown", "-R", PostgresPrograms.UNPRIVILEGED, dir.toString()));
+        List<String> canWrite = new ArrayList<>(PostgresPrograms.asUnprivileged());
+        canWrite.addAll(List.of("test", "-w", dir.toString()));
+        if (!runs(canWrite)) {
+            throw new IllegalArgumentException(
+                    "PostgreSQL refuses to run as root, so the tool runs it as "
+                            + PostgresPrograms.UNPRIVILEGED
+                            + ", who cannot reach "
+                            + dir
+                            + "; pick a directory under /tmp or /var/tmp");
+        }
+    }
+
+    /** Initialises a data directory: user {@code postgres}, trusted, UTF-8, locale C. */
+    private void initdb(PostgresPrograms programs, Path data)
+            throws IOException, InterruptedException {
+        List<String> initdb = new ArrayList<>(PostgresPrograms.asUnprivileged());
+        initdb.addAll(
+                List.of(
+                        programs.program("initdb").toString(),
+                        "-D",
+                        data.toString(),
+                        "-U",
+                        "postgres",
+                        "-A",
+                        "trust",
+                        "-E",
+                        "UTF8",
+                        "--locale=C"));
+        if (temporary()) {
+            initdb.add("--no-sync"); // gone on exit: nothing to make durable
+        }
+        run(initdb);
     }
 
     /** Waits until the server takes a connection; fails with its log's end if it ends first. */
