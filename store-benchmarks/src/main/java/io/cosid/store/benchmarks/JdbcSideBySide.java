@@ -31,7 +31,8 @@ import java.util.Objects;
  *
  * <p>Arguments: {@code --jdbc-url URL} (PostgreSQL; required), {@code --seconds S} per contender
  * and round (default 3), {@code --rounds N} (default 5), {@code --warmup S} (default 3), {@code
- * --delay-us D} ({@link JdbcBenchArgs}).
+ * --delay-us D} ({@link JdbcBenchArgs}), {@code --interleave round|call}: each contender for a
+ * whole round in turn (default), or the contenders taking turns call by call within each round.
  */
 public final class JdbcSideBySide {
 
@@ -72,7 +73,16 @@ public final class JdbcSideBySide {
             }
             Map<String, List<Double>> medians = new LinkedHashMap<>();
             contenders.forEach(c -> medians.put(c.name(), new ArrayList<>()));
+            boolean perCall = options.get("--interleave", "round").equals("call");
             for (int round = 0; round < rounds; round++) {
+                if (perCall) {
+                    Map<String, Latencies> each = runByCall(contenders, seconds);
+                    each.forEach(
+                            (name, l) ->
+                                    Objects.requireNonNull(medians.get(name))
+                                            .add(l.medianMicros()));
+                    continue;
+                }
                 for (int i = 0; i < contenders.size(); i++) {
                     // each round starts with another contender: none always runs first
                     Contender c = contenders.get((i + round) % contenders.size());
@@ -108,6 +118,34 @@ public final class JdbcSideBySide {
         }
         latencies.elapsed(System.nanoTime() - start);
         return latencies;
+    }
+
+    /**
+     * One round of {@code seconds} in which the contenders take turns call by call, each turn
+     * starting with the next one: all of them meet the server in the same state (its WAL flushes
+     * vary from second to second by more than what separates them).
+     */
+    private static Map<String, Latencies> runByCall(List<Contender> contenders, double seconds)
+            throws SQLException {
+        Map<String, Latencies> each = new LinkedHashMap<>();
+        Map<String, Long> last = new LinkedHashMap<>();
+        contenders.forEach(c -> each.put(c.name(), new Latencies()));
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        for (int turn = 0; System.nanoTime() < end; turn++) {
+            for (int i = 0; i < contenders.size(); i++) {
+                Contender c = contenders.get((i + turn) % contenders.size());
+                long sent = System.nanoTime();
+                long next = c.acquire();
+                Objects.requireNonNull(each.get(c.name())).add(System.nanoTime() - sent);
+                long before = last.getOrDefault(c.name(), -1L);
+                if (next <= before) {
+                    throw new IllegalStateException(
+                            c.name() + " handed out " + next + " after " + before);
+                }
+                last.put(c.name(), next);
+            }
+        }
+        return each;
     }
 
     private static void print(Map<String, List<Double>> medians) {

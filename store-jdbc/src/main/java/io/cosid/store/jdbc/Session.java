@@ -60,6 +60,11 @@ final class Session {
         connection.setNetworkTimeout(Runnable::run, (int) Math.max(1, left / 1_000_000));
     }
 
+    /** Whether the operation's budget is spent. */
+    boolean spent() {
+        return deadlineNanos - System.nanoTime() <= 0;
+    }
+
     /** The timeout of this operation, naming it and its budget. */
     StoreTimeoutException expired(@Nullable Throwable cause) {
         return new StoreTimeoutException(operation, timeout, cause);

@@ -2,6 +2,7 @@ package io.cosid.store.jdbc;
 
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.SlotLease;
+import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.spi.OperationNames;
@@ -73,11 +74,11 @@ final class SlotWrites {
             marks.wrote(lease.namespace(), lease.slot(), renewed);
             return renewed.toLease(lease.namespace(), lease.slot());
         } catch (JdbcCalls.UnknownOutcome e) {
-            Optional<SlotState> mine = readBack(operation, deadline, lease, nonce);
-            if (mine.isPresent()) {
-                return mine.get().toLease(lease.namespace(), lease.slot());
+            ReadBack back = readBack(operation, deadline, lease, nonce);
+            if (back.mine().isPresent()) {
+                return back.mine().get().toLease(lease.namespace(), lease.slot());
             }
-            throw unknown(operation, e);
+            throw unknown(operation, e, back);
         }
     }
 
@@ -93,12 +94,12 @@ final class SlotWrites {
         try {
             return endTerm(calls, operation, deadline, lease, stampedBefore, nonce);
         } catch (JdbcCalls.UnknownOutcome e) {
-            Optional<SlotState> mine = readBack(operation, deadline, lease, nonce);
-            if (mine.isPresent()) {
-                return mine.get().nextFloor();
+            ReadBack back = readBack(operation, deadline, lease, nonce);
+            if (back.mine().isPresent()) {
+                return back.mine().get().nextFloor();
             }
             finishLater(operation, lease, stampedBefore);
-            throw unknown(operation, e);
+            throw unknown(operation, e, back);
         } catch (StoreTimeoutException | StoreUnavailableException e) {
             finishLater(operation, lease, stampedBefore);
             throw e;
@@ -171,18 +172,18 @@ final class SlotWrites {
             String nonce,
             JdbcCalls.UnknownOutcome e) {
         if (sent == null) {
-            throw unknown(operation, e);
+            throw unknown(operation, e, null);
         }
         SlotLease lease = sent.lease();
-        Optional<SlotState> mine = readBack(operation, deadline, lease, nonce);
-        if (mine.isPresent()) {
+        ReadBack back = readBack(operation, deadline, lease, nonce);
+        if (back.mine().isPresent()) {
             return lease;
         }
         later.later(
                 "releasing the term of a timed-out " + operation,
                 lease.ttl(),
                 () -> releaseIfMine(lease, nonce));
-        throw unknown(operation, e);
+        throw unknown(operation, e, back);
     }
 
     /** Releases the term {@code nonce} wrote, if the row still carries it; true when settled. */
@@ -209,37 +210,47 @@ final class SlotWrites {
     }
 
     /** The slot as written by the write that carried {@code nonce}, when the row shows it. */
-    private Optional<SlotState> readBack(
-            String operation, long deadline, SlotLease lease, String nonce) {
+    private ReadBack readBack(String operation, long deadline, SlotLease lease, String nonce) {
         try {
-            return calls.autocommit(
-                    operation,
-                    deadline,
-                    session -> {
-                        try (PreparedStatement s = session.prepare(tables.slotRead)) {
-                            s.setString(1, lease.namespace());
-                            s.setInt(2, lease.slot());
-                            try (ResultSet r = s.executeQuery()) {
-                                if (!r.next()) {
-                                    return Optional.empty();
+            Optional<SlotState> mine =
+                    calls.autocommit(
+                            operation,
+                            deadline,
+                            session -> {
+                                try (PreparedStatement s = session.prepare(tables.slotRead)) {
+                                    s.setString(1, lease.namespace());
+                                    s.setInt(2, lease.slot());
+                                    try (ResultSet r = s.executeQuery()) {
+                                        if (!r.next()) {
+                                            return Optional.empty();
+                                        }
+                                        SlotRows.Read read =
+                                                SlotRows.read(
+                                                        r,
+                                                        1,
+                                                        tables.where(
+                                                                lease.namespace(), lease.slot()));
+                                        if (!read.nonce().equals(nonce)) {
+                                            return Optional.empty();
+                                        }
+                                        marks.wrote(lease.namespace(), lease.slot(), read.state());
+                                        return Optional.of(read.state());
+                                    }
                                 }
-                                SlotRows.Read read =
-                                        SlotRows.read(
-                                                r,
-                                                1,
-                                                tables.where(lease.namespace(), lease.slot()));
-                                if (!read.nonce().equals(nonce)) {
-                                    return Optional.empty();
-                                }
-                                marks.wrote(lease.namespace(), lease.slot(), read.state());
-                                return Optional.of(read.state());
-                            }
-                        }
-                    });
+                            });
+            return new ReadBack(mine, null);
         } catch (StoreTimeoutException | StoreUnavailableException e) {
-            return Optional.empty();
+            return new ReadBack(Optional.empty(), e);
         }
     }
+
+    /**
+     * A row read back after a commit that got no reply.
+     *
+     * @param mine the state the write left, when the row carries its nonce
+     * @param failure why the row could not be read, when it could not
+     */
+    private record ReadBack(Optional<SlotState> mine, @Nullable StoreException failure) {}
 
     /**
      * Locks the slot's row and reads it with the store's now, checked against what this store saw.
@@ -304,12 +315,27 @@ final class SlotWrites {
         }
     }
 
-    private static StoreUnavailableException unknown(String operation, JdbcCalls.UnknownOutcome e) {
+    /**
+     * A write whose outcome is unknown: a timeout when the budget ran out first (the read back, if
+     * any, had no time left), else the store unavailable, saying what the read back found.
+     */
+    private static StoreException unknown(
+            String operation, JdbcCalls.UnknownOutcome e, @Nullable ReadBack back) {
+        StoreException failure = back == null ? null : back.failure();
+        if (failure instanceof StoreTimeoutException || e.session().spent()) {
+            return e.session().expired(e.getCause());
+        }
+        String found =
+                back == null
+                        ? ""
+                        : failure == null
+                                ? " and the row does not show it"
+                                : " and the row could not be read back ("
+                                        + failure.getMessage()
+                                        + ")";
         return new StoreUnavailableException(
                 "jdbc",
-                operation
-                        + ": the commit got no reply and the row does not show it; its outcome is"
-                        + " unknown",
+                operation + ": the commit got no reply" + found + "; its outcome is unknown",
                 e.getCause());
     }
 }

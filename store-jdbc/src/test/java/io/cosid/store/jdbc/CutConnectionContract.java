@@ -8,6 +8,7 @@ import io.cosid.store.SlotLease;
 import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.Stores;
 import io.cosid.store.jdbc.harness.CuttingProxy;
@@ -151,6 +152,24 @@ abstract class CutConnectionContract {
             SlotLease next = store().slots().acquire("workers", "b", TTL);
             assertThat(next.fence()).isEqualTo(lease.fence() + 1);
             assertThat(next.floor()).isEqualTo(lease.floor());
+        }
+
+        @Test
+        @DisplayName(
+                "a renew whose commit is answered after the budget ends times out, and the term"
+                        + " it may have renewed is still the caller's")
+        void renewCommitReplyHeld() {
+            Store store = store();
+            store.slots().define("workers", 1, Duration.ZERO);
+            SlotLease lease = store.slots().acquire("workers", "a", TTL);
+            proxy.cutNext(commit(), Cut.REPLY_HELD);
+            assertThatThrownBy(() -> store.slots().renew(lease))
+                    .isInstanceOf(StoreTimeoutException.class)
+                    .hasMessageContaining("renew");
+            assertThat(proxy.fired()).as("the server answered the commit").isTrue();
+            SlotLease renewed = store.slots().renew(lease);
+            assertThat(renewed.fence()).isEqualTo(lease.fence());
+            assertThat(renewed.expiresAt()).isAfterOrEqualTo(lease.expiresAt());
         }
 
         @Test

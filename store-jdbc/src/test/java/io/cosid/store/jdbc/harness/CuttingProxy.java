@@ -29,7 +29,13 @@ public final class CuttingProxy implements AutoCloseable {
         /** Delivered to the server; its reply dropped; the client's connection closed. */
         AFTER_DELIVERY,
         /** Dropped; both connections closed. */
-        BEFORE_DELIVERY
+        BEFORE_DELIVERY,
+        /**
+         * Delivered to the server; its reply, and all the connection's later ones, held back: the
+         * connection stays open and silent, as behind a network that stopped, until the client
+         * gives up on it.
+         */
+        REPLY_HELD
     }
 
     private record Armed(String marker, Cut cut) {}
@@ -113,6 +119,7 @@ public final class CuttingProxy implements AutoCloseable {
         private final Socket client;
         private final Socket server;
         private volatile boolean dropReplies;
+        private volatile boolean holdReplies;
 
         Link(Socket client, Socket server) {
             this.client = client;
@@ -137,7 +144,11 @@ public final class CuttingProxy implements AutoCloseable {
                             closeQuietly(server);
                             return;
                         }
-                        dropReplies = true;
+                        if (a.cut() == Cut.REPLY_HELD) {
+                            holdReplies = true;
+                        } else {
+                            dropReplies = true;
+                        }
                     }
                     out.write(buffer, 0, n);
                     out.flush();
@@ -156,6 +167,10 @@ public final class CuttingProxy implements AutoCloseable {
                     OutputStream out = client.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (holdReplies) {
+                        fired.countDown(); // the server answered; nobody hears of it
+                        continue;
+                    }
                     if (dropReplies) {
                         // the server answered the marked message: it was processed; the client
                         // never hears of it
