@@ -212,35 +212,31 @@ final class SlotWrites {
     /** The slot as written by the write that carried {@code nonce}, when the row shows it. */
     private ReadBack readBack(String operation, long deadline, SlotLease lease, String nonce) {
         try {
-            Optional<SlotState> mine =
-                    calls.autocommit(
-                            operation,
-                            deadline,
-                            session -> {
-                                try (PreparedStatement s = session.prepare(tables.slotRead)) {
-                                    s.setString(1, lease.namespace());
-                                    s.setInt(2, lease.slot());
-                                    try (ResultSet r = s.executeQuery()) {
-                                        if (!r.next()) {
-                                            return Optional.empty();
-                                        }
-                                        SlotRows.Read read =
-                                                SlotRows.read(
-                                                        r,
-                                                        1,
-                                                        tables.where(
-                                                                lease.namespace(), lease.slot()));
-                                        if (!read.nonce().equals(nonce)) {
-                                            return Optional.empty();
-                                        }
-                                        marks.wrote(lease.namespace(), lease.slot(), read.state());
-                                        return Optional.of(read.state());
-                                    }
-                                }
-                            });
-            return new ReadBack(mine, null);
+            return new ReadBack(
+                    calls.autocommit(operation, deadline, s -> readNonce(s, lease, nonce)), null);
         } catch (StoreTimeoutException | StoreUnavailableException e) {
             return new ReadBack(Optional.empty(), e);
+        }
+    }
+
+    /** The slot's state if its row carries {@code nonce}, recorded as this store's write. */
+    private Optional<SlotState> readNonce(Session session, SlotLease lease, String nonce)
+            throws SQLException {
+        try (PreparedStatement s = session.prepare(tables.slotRead)) {
+            s.setString(1, lease.namespace());
+            s.setInt(2, lease.slot());
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return Optional.empty();
+                }
+                SlotRows.Read read =
+                        SlotRows.read(r, 1, tables.where(lease.namespace(), lease.slot()));
+                if (!read.nonce().equals(nonce)) {
+                    return Optional.empty();
+                }
+                marks.wrote(lease.namespace(), lease.slot(), read.state());
+                return Optional.of(read.state());
+            }
         }
     }
 
