@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -78,17 +79,15 @@ public final class JdbcContention {
         String key = "shares-" + UUID.randomUUID().toString().substring(0, 8);
         List<Store> stores = new ArrayList<>();
         List<OneConnection> connections = new ArrayList<>();
-        List<AtomicLong> statements = new ArrayList<>();
         try {
             for (int c = 0; c < CLIENTS; c++) {
-                AtomicLong counted = new AtomicLong();
-                statements.add(counted);
-                OneConnection connection = new OneConnection(url, counted);
+                OneConnection connection = new OneConnection(url);
                 connections.add(connection);
                 stores.add(JdbcStores.open(config(), connection));
             }
             stores.get(0).ranges().acquire(key, STEP); // the row exists before the race
-            long[] before = statements.stream().mapToLong(AtomicLong::get).toArray();
+            long[] before = connections.stream().mapToLong(OneConnection::prepared).toArray();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
             List<List<long[]>> taken = new ArrayList<>();
             AtomicBoolean stop = new AtomicBoolean();
             List<Thread> threads = new ArrayList<>();
@@ -98,9 +97,13 @@ public final class JdbcContention {
                 Thread t =
                         new Thread(
                                 () -> {
-                                    while (!stop.get()) {
-                                        Range r = store.ranges().acquire(key, STEP);
-                                        mine.add(new long[] {r.start(), r.end()});
+                                    try {
+                                        while (!stop.get()) {
+                                            Range r = store.ranges().acquire(key, STEP);
+                                            mine.add(new long[] {r.start(), r.end()});
+                                        }
+                                    } catch (RuntimeException e) {
+                                        failures.add(e);
                                     }
                                 },
                                 "share-" + threads.size());
@@ -112,7 +115,8 @@ public final class JdbcContention {
             for (Thread t : threads) {
                 t.join();
             }
-            printShares(taken, statements, before);
+            requireNone(failures, "8 clients on one key");
+            printShares(taken, connections, before);
         } finally {
             stores.forEach(Store::close);
             for (OneConnection c : connections) {
@@ -122,7 +126,7 @@ public final class JdbcContention {
     }
 
     private static void printShares(
-            List<List<long[]>> taken, List<AtomicLong> statements, long[] before) {
+            List<List<long[]>> taken, List<OneConnection> connections, long[] before) {
         RangeChecks checks = new RangeChecks();
         long total = 0;
         long sent = 0;
@@ -130,7 +134,7 @@ public final class JdbcContention {
         for (int c = 0; c < taken.size(); c++) {
             checks.addAll(taken.get(c));
             total += taken.get(c).size();
-            sent += statements.get(c).get() - before[c];
+            sent += connections.get(c).prepared() - before[c];
             counts.append(c == 0 ? "" : ", ").append(taken.get(c).size());
         }
         checks.requireDisjoint("8 clients on one key");
@@ -189,7 +193,7 @@ public final class JdbcContention {
             for (int g = 0; g < generators; g++) {
                 IdSegmentDistributor d;
                 if (ours) {
-                    OneConnection connection = new OneConnection(url, new AtomicLong());
+                    OneConnection connection = new OneConnection(url);
                     Store store = JdbcStores.open(config(), connection);
                     open.add(store);
                     open.add(connection);
@@ -227,13 +231,18 @@ public final class JdbcContention {
         LongAdder ids = new LongAdder();
         long end = System.nanoTime() + (long) (s * 1e9);
         List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
         for (SegmentChainId chain : chains) {
             Thread t =
                     new Thread(
                             () -> {
-                                while (System.nanoTime() - end < 0) {
-                                    chain.generate();
-                                    ids.increment();
+                                try {
+                                    while (System.nanoTime() - end < 0) {
+                                        chain.generate();
+                                        ids.increment();
+                                    }
+                                } catch (RuntimeException e) {
+                                    failures.add(e);
                                 }
                             },
                             "generator-" + threads.size());
@@ -245,10 +254,18 @@ public final class JdbcContention {
             t.join();
         }
         double elapsed = (System.nanoTime() - started) / 1e9;
+        requireNone(failures, "SegmentChainId generators");
         RangeChecks checks = new RangeChecks();
         recorders.forEach(r -> checks.addAll(r.segments()));
         checks.requireDisjoint("SegmentChainId segments");
         return ids.sum() / elapsed;
+    }
+
+    /** Fails the measurement {@code what} if any of its threads failed. */
+    private static void requireNone(List<Throwable> failures, String what) {
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(what + " failed: " + failures.get(0), failures.get(0));
+        }
     }
 
     private static StoreConfig config() {
@@ -266,7 +283,9 @@ public final class JdbcContention {
         private final Connection real;
         private final Connection handle;
 
-        OneConnection(String url, AtomicLong statements) throws SQLException {
+        private final AtomicLong prepared = new AtomicLong();
+
+        OneConnection(String url) throws SQLException {
             this.real = DriverManager.getConnection(url);
             this.handle =
                     (Connection)
@@ -278,7 +297,7 @@ public final class JdbcContention {
                                             return null;
                                         }
                                         if (method.getName().startsWith("prepare")) {
-                                            statements.incrementAndGet();
+                                            prepared.incrementAndGet();
                                         }
                                         try {
                                             return method.invoke(real, a);
@@ -286,6 +305,11 @@ public final class JdbcContention {
                                             throw e.getCause();
                                         }
                                     });
+        }
+
+        /** How many statements the store prepared on the connection. */
+        long prepared() {
+            return prepared.get();
         }
 
         @Override

@@ -1,6 +1,5 @@
 package io.cosid.store.benchmarks;
 
-import io.cosid.store.Range;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
@@ -40,14 +39,44 @@ public final class JdbcSideBySide {
 
     private JdbcSideBySide() {}
 
-    /** One way of handing out a range of {@link #STEP} values. */
-    private interface Contender extends AutoCloseable {
-        String name();
-
+    /** Hands out one range of {@link #STEP} values; returns its end. */
+    @FunctionalInterface
+    private interface Acquire {
         long acquire() throws SQLException;
+    }
+
+    /** One way of handing out ranges, and what it holds open. */
+    private static final class Contender implements AutoCloseable {
+        private final String name;
+        private final Acquire acquire;
+        private final AutoCloseable resource;
+        private long last = -1;
+
+        Contender(String name, Acquire acquire, AutoCloseable resource) {
+            this.name = name;
+            this.acquire = acquire;
+            this.resource = resource;
+        }
+
+        String name() {
+            return name;
+        }
+
+        /** One acquire, its latency added to {@code into}; fails if it did not go up. */
+        void timed(Latencies into) throws SQLException {
+            long sent = System.nanoTime();
+            long next = acquire.acquire();
+            into.add(System.nanoTime() - sent);
+            if (next <= last) {
+                throw new IllegalStateException(name + " handed out " + next + " after " + last);
+            }
+            last = next;
+        }
 
         @Override
-        void close() throws SQLException;
+        public void close() throws Exception {
+            resource.close();
+        }
     }
 
     /**
@@ -105,16 +134,8 @@ public final class JdbcSideBySide {
         Latencies latencies = new Latencies();
         long start = System.nanoTime();
         long end = start + (long) (seconds * 1e9);
-        long last = -1;
         while (System.nanoTime() < end) {
-            long sent = System.nanoTime();
-            long next = c.acquire();
-            latencies.add(System.nanoTime() - sent);
-            if (next <= last) {
-                throw new IllegalStateException(
-                        c.name() + " handed out " + next + " after " + last);
-            }
-            last = next;
+            c.timed(latencies);
         }
         latencies.elapsed(System.nanoTime() - start);
         return latencies;
@@ -128,21 +149,12 @@ public final class JdbcSideBySide {
     private static Map<String, Latencies> runByCall(List<Contender> contenders, double seconds)
             throws SQLException {
         Map<String, Latencies> each = new LinkedHashMap<>();
-        Map<String, Long> last = new LinkedHashMap<>();
         contenders.forEach(c -> each.put(c.name(), new Latencies()));
         long end = System.nanoTime() + (long) (seconds * 1e9);
         for (int turn = 0; System.nanoTime() < end; turn++) {
             for (int i = 0; i < contenders.size(); i++) {
                 Contender c = contenders.get((i + turn) % contenders.size());
-                long sent = System.nanoTime();
-                long next = c.acquire();
-                Objects.requireNonNull(each.get(c.name())).add(System.nanoTime() - sent);
-                long before = last.getOrDefault(c.name(), -1L);
-                if (next <= before) {
-                    throw new IllegalStateException(
-                            c.name() + " handed out " + next + " after " + before);
-                }
-                last.put(c.name(), next);
+                c.timed(Objects.requireNonNull(each.get(c.name())));
             }
         }
         return each;
@@ -191,27 +203,17 @@ public final class JdbcSideBySide {
                 c.prepareStatement(
                         "UPDATE bench_bare SET next_value = next_value + ? WHERE name = ?"
                                 + " RETURNING next_value");
-        return new Contender() {
-            @Override
-            public String name() {
-                return "bare UPDATE ... RETURNING";
-            }
-
-            @Override
-            public long acquire() throws SQLException {
-                s.setLong(1, STEP);
-                s.setString(2, "orders");
-                try (ResultSet r = s.executeQuery()) {
-                    r.next();
-                    return r.getLong(1);
-                }
-            }
-
-            @Override
-            public void close() throws SQLException {
-                c.close();
-            }
-        };
+        return new Contender(
+                "bare UPDATE ... RETURNING",
+                () -> {
+                    s.setLong(1, STEP);
+                    s.setString(2, "orders");
+                    try (ResultSet r = s.executeQuery()) {
+                        r.next();
+                        return r.getLong(1);
+                    }
+                },
+                c);
     }
 
     private static Contender ours(String url) {
@@ -222,23 +224,10 @@ public final class JdbcSideBySide {
                                 .withOption("poolSize", "1")
                                 .withOption("tablePrefix", "bench_")
                                 .withOption("schema", "create"));
-        return new Contender() {
-            @Override
-            public String name() {
-                return "cosid-store (guarded, one statement)";
-            }
-
-            @Override
-            public long acquire() {
-                Range r = store.ranges().acquire("orders", STEP);
-                return r.end();
-            }
-
-            @Override
-            public void close() {
-                store.close();
-            }
-        };
+        return new Contender(
+                "cosid-store (guarded, one statement)",
+                () -> store.ranges().acquire("orders", STEP).end(),
+                store);
     }
 
     /**
@@ -271,31 +260,21 @@ public final class JdbcSideBySide {
                             + " (r.sealed OR NOT ?) AND NOT r.sealed AND r.next_value <="
                             + " 9223372036854775807 - v.value RETURNING r.next_value,"
                             + " r.incarnation, r.sealed");
-        return new Contender() {
-            @Override
-            public String name() {
-                return "the store's statement alone, prepared once";
-            }
-
-            @Override
-            public long acquire() throws SQLException {
-                s.setLong(1, STEP);
-                s.setBytes(2, hash);
-                s.setString(3, "alone");
-                s.setLong(4, incarnation);
-                s.setLong(5, 0);
-                s.setBoolean(6, false);
-                try (ResultSet r = s.executeQuery()) {
-                    r.next();
-                    return r.getLong(1);
-                }
-            }
-
-            @Override
-            public void close() throws SQLException {
-                c.close();
-            }
-        };
+        return new Contender(
+                "the store's statement alone, prepared once",
+                () -> {
+                    s.setLong(1, STEP);
+                    s.setBytes(2, hash);
+                    s.setString(3, "alone");
+                    s.setLong(4, incarnation);
+                    s.setLong(5, 0);
+                    s.setBoolean(6, false);
+                    try (ResultSet r = s.executeQuery()) {
+                        r.next();
+                        return r.getLong(1);
+                    }
+                },
+                c);
     }
 
     /** What the store binds as a key's hash: SHA-256 of its UTF-8 bytes. */
@@ -312,30 +291,20 @@ public final class JdbcSideBySide {
         PreparedStatement select =
                 c.prepareStatement(
                         "SELECT biz_tag, max_id, step FROM bench_leaf_alloc WHERE biz_tag = ?");
-        return new Contender() {
-            @Override
-            public String name() {
-                return "Leaf / CosId JDBC (UPDATE, SELECT, COMMIT)";
-            }
-
-            @Override
-            public long acquire() throws SQLException {
-                update.setString(1, "orders");
-                update.executeUpdate();
-                select.setString(1, "orders");
-                long max;
-                try (ResultSet r = select.executeQuery()) {
-                    r.next();
-                    max = r.getLong(2);
-                }
-                c.commit();
-                return max;
-            }
-
-            @Override
-            public void close() throws SQLException {
-                c.close();
-            }
-        };
+        return new Contender(
+                "Leaf / CosId JDBC (UPDATE, SELECT, COMMIT)",
+                () -> {
+                    update.setString(1, "orders");
+                    update.executeUpdate();
+                    select.setString(1, "orders");
+                    long max;
+                    try (ResultSet r = select.executeQuery()) {
+                        r.next();
+                        max = r.getLong(2);
+                    }
+                    c.commit();
+                    return max;
+                },
+                c);
     }
 }
