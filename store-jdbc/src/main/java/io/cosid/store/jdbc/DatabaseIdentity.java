@@ -29,6 +29,9 @@ final class DatabaseIdentity {
     /** SQLState of a function the connecting role may not call. */
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
+    /** The timeline of the server's current WAL position: a new one after every promotion. */
+    private static final String TIMELINE = "substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8)";
+
     private final Dialect dialect;
     private final boolean accept;
     private boolean systemReadable;
@@ -46,20 +49,24 @@ final class DatabaseIdentity {
     static DatabaseIdentity of(Connection connection, Dialect dialect, boolean accept)
             throws SQLException {
         DatabaseIdentity identity = new DatabaseIdentity(dialect, accept, "");
-        if (dialect == Dialect.POSTGRESQL) {
-            try (Statement s = connection.createStatement()) {
-                single(s, "SELECT system_identifier FROM pg_control_system()");
-                identity.systemReadable = true;
-            } catch (SQLException e) {
-                if (!INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
-                    throw e;
-                }
-                // the role may not read it: the timeline alone tells promotions and restores
+        identity.systemReadable = dialect == Dialect.POSTGRESQL;
+        try {
+            identity.known = identity.read(connection);
+        } catch (SQLException e) {
+            if (!identity.systemReadable || !INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+                throw e;
             }
+            // the role may not read it: the timeline alone tells promotions and restores
+            identity.systemReadable = false;
+            identity.known = identity.read(connection);
         }
-        identity.known = identity.read(connection);
         identity.checked.put(physical(connection), Boolean.TRUE);
         return identity;
+    }
+
+    /** The identity as it was last read, as messages name it. */
+    String known() {
+        return known;
     }
 
     /**
@@ -69,10 +76,10 @@ final class DatabaseIdentity {
      *     {@code refuse}
      */
     void check(Connection connection) throws SQLException {
-        if (checked(connection)) {
+        Connection physical = physical(connection);
+        if (checked.containsKey(physical)) {
             return;
         }
-        Connection physical = physical(connection);
         String now = read(connection);
         if (!now.equals(known)) {
             String change = "the database changed since this store opened (" + known + " -> " + now;
@@ -98,22 +105,23 @@ final class DatabaseIdentity {
         return checked.containsKey(physical(connection));
     }
 
+    /** One statement: the system identifier and the timeline, or what the role may read. */
     private String read(Connection connection) throws SQLException {
         try (Statement s = connection.createStatement()) {
             if (dialect == Dialect.MYSQL) {
                 return "server_id " + single(s, "SELECT @@server_id");
             }
-            String timeline =
-                    "timeline "
-                            + single(
-                                    s,
-                                    "SELECT substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8)");
-            return systemReadable
-                    ? "system "
-                            + single(s, "SELECT system_identifier FROM pg_control_system()")
-                            + ", "
-                            + timeline
-                    : timeline;
+            if (!systemReadable) {
+                return "timeline " + single(s, "SELECT " + TIMELINE);
+            }
+            try (ResultSet r =
+                    s.executeQuery(
+                            "SELECT system_identifier, "
+                                    + TIMELINE
+                                    + " FROM pg_control_system()")) {
+                r.next();
+                return "system " + r.getString(1) + ", timeline " + r.getString(2);
+            }
         }
     }
 

@@ -7,7 +7,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalLong;
 
 /**
  * What a server's settings say about the promise a store makes: a value handed out once must never
@@ -16,9 +15,6 @@ import java.util.OptionalLong;
  */
 final class ServerSafety {
 
-    /** SQLState of a function the connecting role may not call. */
-    private static final String INSUFFICIENT_PRIVILEGE = "42501";
-
     private ServerSafety() {}
 
     /**
@@ -26,10 +22,8 @@ final class ServerSafety {
      *
      * @param refusals why the store must not open here, each naming the setting; empty when none
      * @param warnings what a failover could cost, each naming the setting
-     * @param systemIdentifier the cluster's system identifier (changes when the data is restored
-     *     into a new cluster); empty when the role may not read it
      */
-    record Report(List<String> refusals, List<String> warnings, OptionalLong systemIdentifier) {}
+    record Report(List<String> refusals, List<String> warnings) {}
 
     /** Reads the server's settings on {@code connection}. */
     static Report check(Connection connection) throws SQLException {
@@ -60,7 +54,7 @@ final class ServerSafety {
                                 + " asynchronous, and promoting one can lose acknowledged writes"
                                 + " (store-jdbc/README.md, \"Unsafe servers\")");
             }
-            return new Report(List.copyOf(refusals), List.copyOf(warnings), systemIdentifier(s));
+            return new Report(List.copyOf(refusals), List.copyOf(warnings));
         }
     }
 
@@ -95,18 +89,7 @@ final class ServerSafety {
                                 + " \"Unsafe servers\")");
             }
         }
-        return new Report(List.copyOf(refusals), List.copyOf(warnings), OptionalLong.empty());
-    }
-
-    private static OptionalLong systemIdentifier(Statement s) throws SQLException {
-        try (ResultSet r = s.executeQuery("SELECT system_identifier FROM pg_control_system()")) {
-            return r.next() ? OptionalLong.of(r.getLong(1)) : OptionalLong.empty();
-        } catch (SQLException e) {
-            if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
-                return OptionalLong.empty();
-            }
-            throw e;
-        }
+        return new Report(List.copyOf(refusals), List.copyOf(warnings));
     }
 
     private static String setting(Statement s, String name) throws SQLException {

@@ -2,9 +2,14 @@ package io.cosid.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.Stores;
 import io.cosid.store.jdbc.harness.PostgresServer;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +27,8 @@ class ServerSafetyTest {
             ServerSafety.Report report = ServerSafety.check(c);
             assertThat(report.refusals()).isEmpty();
             assertThat(report.warnings()).isEmpty();
-            assertThat(report.systemIdentifier()).isPresent();
+            assertThat(DatabaseIdentity.of(c, Dialect.POSTGRESQL, false).known())
+                    .matches("system [0-9]+, timeline [0-9A-F]{8}");
         }
     }
 
@@ -51,8 +57,40 @@ class ServerSafetyTest {
                 PostgresServer b = PostgresServer.start(System.getProperty("cosid.pg.oldest"));
                 Connection ca = a.connect("postgres");
                 Connection cb = b.connect("postgres")) {
-            assertThat(ServerSafety.check(ca).systemIdentifier())
-                    .isNotEqualTo(ServerSafety.check(cb).systemIdentifier());
+            assertThat(system(ca)).isNotEqualTo(system(cb));
         }
+    }
+
+    @Test
+    @DisplayName(
+            "a role that may not read the system identifier: the store opens and watches the"
+                    + " timeline alone")
+    void systemIdentifierUnreadable() throws SQLException {
+        try (PostgresServer server = PostgresServer.start(VERSION)) {
+            String database = server.createDatabase();
+            try (Connection c = server.connect(database);
+                    Statement s = c.createStatement()) {
+                s.execute("REVOKE EXECUTE ON FUNCTION pg_control_system() FROM PUBLIC");
+                s.execute("CREATE ROLE app LOGIN");
+                s.execute("GRANT CREATE ON SCHEMA public TO app");
+            }
+            String url = server.jdbcUrl(database).replace("user=postgres", "user=app");
+            try (Connection c = DriverManager.getConnection(url)) {
+                assertThat(DatabaseIdentity.of(c, Dialect.POSTGRESQL, false).known())
+                        .matches("timeline [0-9A-F]{8}");
+            }
+            try (Store store =
+                    Stores.open(
+                            StoreConfig.of("app", JdbcStoreProvider.TYPE)
+                                    .withOption("url", url)
+                                    .withOption("schema", "create"))) {
+                assertThat(store.ranges().acquire("orders", 10).end()).isEqualTo(10);
+            }
+        }
+    }
+
+    /** The system identifier part of the identity a store records. */
+    private static String system(Connection c) throws SQLException {
+        return DatabaseIdentity.of(c, Dialect.POSTGRESQL, false).known().replaceAll(",.*", "");
     }
 }
