@@ -9,8 +9,38 @@ import org.jspecify.annotations.Nullable;
 
 /** The servers the tool can run itself, for the demo and the {@code server} command. */
 enum EmbeddedBackend {
-    ZOOKEEPER("zookeeper", 2181),
-    POSTGRESQL("postgresql", 5432);
+    ZOOKEEPER("zookeeper", 2181) {
+        @Override
+        EmbeddedServer start(int port, @Nullable Path data) {
+            return EmbeddedZooKeeper.start(port, data);
+        }
+
+        @Override
+        String selection(EmbeddedServer server) {
+            return "--connect " + server.address();
+        }
+
+        @Override
+        void prepare(EmbeddedServer server) {
+            // a ZooKeeper store creates its nodes as it goes
+        }
+    },
+    POSTGRESQL("postgresql", 5432) {
+        @Override
+        EmbeddedServer start(int port, @Nullable Path data) {
+            return EmbeddedPostgres.start(port, data);
+        }
+
+        @Override
+        String selection(EmbeddedServer server) {
+            return "--jdbc-url '" + server.address() + "'";
+        }
+
+        @Override
+        void prepare(EmbeddedServer server) {
+            Stores.open(jdbc("cli", server, Duration.ofSeconds(5))).close();
+        }
+    };
 
     /** The option's value that names it. */
     final String option;
@@ -34,28 +64,16 @@ enum EmbeddedBackend {
     }
 
     /** Starts the server on {@code port} (0: a free one) with its data in {@code data}. */
-    EmbeddedServer start(int port, @Nullable Path data) {
-        return this == ZOOKEEPER
-                ? EmbeddedZooKeeper.start(port, data)
-                : EmbeddedPostgres.start(port, data);
-    }
+    abstract EmbeddedServer start(int port, @Nullable Path data);
 
     /** The options a tool command names this server with, as the {@code Try:} line shows. */
-    String selection(EmbeddedServer server) {
-        return this == ZOOKEEPER
-                ? "--connect " + server.address()
-                : "--jdbc-url '" + server.address() + "'";
-    }
+    abstract String selection(EmbeddedServer server);
 
     /**
      * Makes the server ready for the store's commands: on PostgreSQL the store's tables, which
      * every store but one asked to create them refuses to open without.
      */
-    void prepare(EmbeddedServer server) {
-        if (this == POSTGRESQL) {
-            Stores.open(jdbc("cli", server, Duration.ofSeconds(5))).close();
-        }
-    }
+    abstract void prepare(EmbeddedServer server);
 
     /** A store named {@code name} on the embedded PostgreSQL, creating its tables if missing. */
     static StoreConfig jdbc(String name, EmbeddedServer server, Duration timeout) {

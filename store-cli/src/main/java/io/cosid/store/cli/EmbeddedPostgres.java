@@ -158,18 +158,16 @@ final class EmbeddedPostgres extends EmbeddedServer {
             for (ProcessHandle p : postmasters(server)) {
                 runs(List.of("kill", "-INT", Long.toString(p.pid())));
             }
-            if (!server.waitFor(BUDGET_SECONDS, TimeUnit.SECONDS)) {
-                server.descendants().forEach(ProcessHandle::destroyForcibly);
-                server.destroyForcibly();
+            if (server.waitFor(BUDGET_SECONDS, TimeUnit.SECONDS)) {
+                return;
             }
         } catch (IOException e) {
-            server.descendants().forEach(ProcessHandle::destroyForcibly);
-            server.destroyForcibly();
+            // no signal sent: the kill below ends it
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            server.descendants().forEach(ProcessHandle::destroyForcibly);
-            server.destroyForcibly();
         }
+        server.descendants().forEach(ProcessHandle::destroyForcibly);
+        server.destroyForcibly();
     }
 
     /** The postmaster: the process started, or, as root, the child of {@code runuser}. */

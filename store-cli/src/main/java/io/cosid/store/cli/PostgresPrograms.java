@@ -33,11 +33,9 @@ final class PostgresPrograms {
     /** PostgreSQL refuses to run as root; as root the tool runs it as this user. */
     static final String UNPRIVILEGED = "nobody";
 
-    private final String version;
     private final Path home;
 
-    private PostgresPrograms(String version, Path home) {
-        this.version = version;
+    private PostgresPrograms(Path home) {
         this.home = home;
     }
 
@@ -68,11 +66,7 @@ final class PostgresPrograms {
             throw new UncheckedIOException(
                     "cannot unpack PostgreSQL " + version + " into " + home + ": " + e, e);
         }
-        return new PostgresPrograms(version, home);
-    }
-
-    String version() {
-        return version;
+        return new PostgresPrograms(home);
     }
 
     Path program(String name) {
@@ -180,10 +174,9 @@ final class PostgresPrograms {
         return p;
     }
 
-    private static void readableByAll(Path dir) throws IOException {
-        Set<PosixFilePermission> p = permissions(0755);
+    private static void readableByAll(Path dir) {
         try {
-            Files.setPosixFilePermissions(dir, p);
+            Files.setPosixFilePermissions(dir, permissions(0755));
         } catch (IOException e) {
             // another user's directory, made so by its owner's run: reading it is all we need
         }
