@@ -9,8 +9,8 @@ import io.cosid.store.RangeExhaustedException;
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
-import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.RangeHistory;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,8 +20,9 @@ import java.util.TreeMap;
 
 /**
  * RangeStore as the contract states it (docs/contract.md, "RangeStore"). A key that was never used
- * is at {@code next = 0}. This instance remembers the generation of every node it read or wrote, so
- * a node deleted or recreated behind its back is refused instead of silently restarting a counter.
+ * is at {@code next = 0}. This instance remembers what it saw of every node it read or wrote
+ * ({@link RangeHistory}), so a node deleted, recreated, lowered or unsealed behind its back is
+ * refused instead of silently restarting a counter.
  */
 final class InMemoryRangeStore implements RangeStore {
 
@@ -30,14 +31,8 @@ final class InMemoryRangeStore implements RangeStore {
     private final InMemoryBackend backend;
     private final Operations operations;
 
-    /** Per key, the node generation this store used and the highest state it saw there. */
-    private final Map<String, Mark> marks = new HashMap<>();
-
-    /**
-     * Counters never go down and a sealed key never unseals: a later state below the mark was
-     * written by hand.
-     */
-    private record Mark(long generation, long highestNext, boolean sealed) {}
+    /** Per key, what this store saw of its node (docs/contract.md, "Corrupt data"). */
+    private final Map<String, RangeHistory> histories = new HashMap<>();
 
     InMemoryRangeStore(InMemoryBackend backend, Operations operations) {
         this.backend = backend;
@@ -118,53 +113,22 @@ final class InMemoryRangeStore implements RangeStore {
     /**
      * The stored state, empty for a key nobody created; refuses garbage, nodes recreated or
      * deleted, and a state below the highest this store saw on the node (docs/contract.md, "Corrupt
-     * data").
+     * data"). Every state read is remembered, also when the operation then refuses (sealed,
+     * exhausted).
      */
     private Optional<RangeState> read(String key) {
         Node<RangeState> node = backend.ranges.get(key);
-        Mark mark = marks.get(key);
+        RangeHistory history = history(key);
+        RangeHistory.Mark known = history.mark();
         if (node == null) {
-            if (mark != null) {
-                throw new StoreCorruptedException(
-                        "range key '" + key + "'",
-                        "the node this store wrote was deleted behind its back; restarting it at 0"
-                                + " could reissue values");
+            if (known != null) {
+                throw history.gone(known);
             }
             return Optional.empty();
         }
-        if (mark != null && mark.generation() != node.generation()) {
-            throw new StoreCorruptedException(
-                    "range key '" + key + "'",
-                    "the node was recreated behind this store's back (generation "
-                            + node.generation()
-                            + ", expected "
-                            + mark.generation()
-                            + ")");
-        }
         RangeState state = node.read("range key '" + key + "'");
-        if (mark != null && state.next() < mark.highestNext()) {
-            throw new StoreCorruptedException(
-                    "range key '" + key + "'",
-                    "its next value "
-                            + state.next()
-                            + " is below "
-                            + mark.highestNext()
-                            + ", which this store saw there before: it was lowered behind the"
-                            + " store's back, and values from "
-                            + state.next()
-                            + " on may have been handed out already (raise it again with advance to"
-                            + " at least "
-                            + mark.highestNext()
-                            + ")");
-        }
-        if (mark != null && mark.sealed() && !state.sealed()) {
-            throw new StoreCorruptedException(
-                    "range key '" + key + "'",
-                    "it was sealed at "
-                            + mark.highestNext()
-                            + " and is unsealed now, behind the store's back");
-        }
-        marks.put(key, new Mark(node.generation(), state.next(), state.sealed()));
+        history.seen(
+                known, node.generation(), RangeHistory.UNORDERED, state.next(), state.sealed());
         return Optional.of(state);
     }
 
@@ -173,6 +137,16 @@ final class InMemoryRangeStore implements RangeStore {
         Node<RangeState> written =
                 node == null ? Node.of(state, backend.nextGeneration()) : node.with(state);
         backend.ranges.put(key, written);
-        marks.put(key, new Mark(written.generation(), state.next(), state.sealed()));
+        RangeHistory history = history(key);
+        history.seen(
+                history.mark(),
+                written.generation(),
+                RangeHistory.UNORDERED,
+                state.next(),
+                state.sealed());
+    }
+
+    private RangeHistory history(String key) {
+        return histories.computeIfAbsent(key, k -> new RangeHistory("range key '" + k + "'"));
     }
 }

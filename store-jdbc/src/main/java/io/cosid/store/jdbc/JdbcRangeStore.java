@@ -6,6 +6,7 @@ import io.cosid.store.RangeStore;
 import io.cosid.store.StoreArguments;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.RangeHistory;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -14,11 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Ranges in a table ({@link RangeTable}): one statement per acquire, advance or seal, in autocommit
  * on a connection of the store's own ({@link JdbcCalls}), so one round trip. The store remembers,
- * per key, the row's incarnation, the highest {@code next} it saw and whether it saw it sealed, so
- * that a row changed behind its back is refused. A statement whose reply was lost may have landed:
- * its range is abandoned, a gap, never handed out (docs/contract.md, "Unknown outcomes"); the
- * store's next write on the key is guarded by the mark as before, which a landed write only raised
- * the row above.
+ * per key, the row's incarnation, the highest {@code next} it saw and whether it saw it sealed
+ * ({@link RangeHistory}), from every row any statement showed it, refused ones included, so that a
+ * row changed behind its back is refused. A statement whose reply was lost may have landed: its
+ * range is abandoned, a gap, never handed out (docs/contract.md, "Unknown outcomes"); the store's
+ * next write on the key is guarded by the mark as before, which a landed write only raised the row
+ * above.
  */
 final class JdbcRangeStore implements RangeStore {
 
@@ -27,7 +29,7 @@ final class JdbcRangeStore implements RangeStore {
 
     private final JdbcCalls calls;
     private final RangeTable table;
-    private final Map<String, RangeMark> marks = new ConcurrentHashMap<>();
+    private final Map<String, RangeHistory> histories = new ConcurrentHashMap<>();
 
     JdbcRangeStore(JdbcCalls calls, RangeTable table) {
         this.calls = calls;
@@ -50,24 +52,17 @@ final class JdbcRangeStore implements RangeStore {
                 s -> {
                     // the mark as it was before the read: another thread of this store may raise
                     // it while the read runs, above what the read can show
-                    RangeMark mark = marks.get(key);
+                    RangeHistory history = history(key);
+                    RangeHistory.Mark known = history.mark();
                     Optional<RangeTable.Row> row = table.read(s, key);
                     if (row.isEmpty()) {
-                        if (mark != null) {
-                            throw RangeRefusals.gone(table.where(key), mark);
+                        if (known != null) {
+                            throw history.gone(known);
                         }
                         return Optional.empty();
                     }
-                    RuntimeException tampered =
-                            RangeRefusals.tampered(table.where(key), key, row.get(), mark);
-                    if (tampered != null) {
-                        throw tampered;
-                    }
-                    RangeState state = row.get().state();
-                    remember(
-                            key,
-                            new RangeMark(row.get().incarnation(), state.next(), state.sealed()));
-                    return Optional.of(state);
+                    RangeRefusals.see(table, key, history, known, row.get());
+                    return Optional.of(row.get().state());
                 });
     }
 
@@ -91,23 +86,29 @@ final class JdbcRangeStore implements RangeStore {
 
     /** Forgets every mark, as after a purge of everything. */
     void forget() {
-        marks.clear();
+        histories.clear();
     }
 
     /** Sends {@code write}; returns the row's {@code next} after it. */
     private long write(String operation, RangeWrite write, String key, long value) {
+        RangeHistory history = history(key);
         return calls.autocommit(
                 operation,
                 s -> {
                     for (int attempt = 1; ; attempt++) {
-                        RangeMark mark = marks.get(key);
-                        RangeTable.Written written = table.send(s, write, key, value, mark);
+                        RangeHistory.Mark known = history.mark();
+                        RangeTable.Written written = table.send(s, write, key, value, known);
                         if (written != null) {
-                            remember(key, written.mark());
+                            history.seen(
+                                    known,
+                                    written.incarnation(),
+                                    RangeHistory.UNORDERED,
+                                    written.next(),
+                                    written.sealed());
                             return written.next();
                         }
                         RuntimeException refused =
-                                RangeRefusals.why(table, s, write, key, value, mark);
+                                RangeRefusals.why(table, s, write, key, value, history, known);
                         if (refused != null) {
                             throw refused;
                         }
@@ -123,14 +124,7 @@ final class JdbcRangeStore implements RangeStore {
                 });
     }
 
-    /** Keeps the higher of what is known and {@code seen}, for the same incarnation. */
-    private void remember(String key, RangeMark seen) {
-        marks.merge(
-                key,
-                seen,
-                (known, now) ->
-                        known.incarnation() == now.incarnation()
-                                ? known.seen(now.highest(), now.sealed())
-                                : now);
+    private RangeHistory history(String key) {
+        return histories.computeIfAbsent(key, k -> new RangeHistory(table.where(k)));
     }
 }

@@ -1,5 +1,6 @@
 package io.cosid.store.jdbc;
 
+import io.cosid.store.spi.RangeHistory;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -53,9 +54,13 @@ final class MySqlRangeTable extends RangeTable {
 
     @Override
     @Nullable Written send(
-            Session session, RangeWrite write, String key, long value, @Nullable RangeMark mark)
+            Session session,
+            RangeWrite write,
+            String key,
+            long value,
+            RangeHistory.@Nullable Mark mark)
             throws SQLException {
-        RangeMark known = mark == null ? firstUse(session, key) : mark;
+        RangeHistory.Mark known = mark == null ? firstUse(session, key) : mark;
         if (known == null) {
             return null;
         }
@@ -71,7 +76,7 @@ final class MySqlRangeTable extends RangeTable {
                     next = keys.getLong(1);
                 }
             }
-            return new Written(next, known.seen(next, write == RangeWrite.SEAL));
+            return new Written(next, known.identity(), write == RangeWrite.SEAL);
         }
     }
 
@@ -79,7 +84,7 @@ final class MySqlRangeTable extends RangeTable {
      * Creates the key's row at 0 when missing, then reads what the store must know of it; null when
      * the row shows a reason to refuse (the caller reads it again to say which).
      */
-    private @Nullable RangeMark firstUse(Session session, String key) throws SQLException {
+    private RangeHistory.@Nullable Mark firstUse(Session session, String key) throws SQLException {
         try (PreparedStatement s = session.prepare(create)) {
             s.setBytes(1, keyHash(key));
             s.setString(2, key);
@@ -89,7 +94,10 @@ final class MySqlRangeTable extends RangeTable {
         if (row.isEmpty() || !row.get().key().equals(key)) {
             return null;
         }
-        return new RangeMark(
-                row.get().incarnation(), row.get().state().next(), row.get().state().sealed());
+        return new RangeHistory.Mark(
+                row.get().incarnation(),
+                RangeHistory.UNORDERED,
+                row.get().state().next(),
+                row.get().state().sealed());
     }
 }

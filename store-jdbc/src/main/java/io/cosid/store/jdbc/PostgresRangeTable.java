@@ -1,5 +1,6 @@
 package io.cosid.store.jdbc;
 
+import io.cosid.store.spi.RangeHistory;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -61,7 +62,11 @@ final class PostgresRangeTable extends RangeTable {
 
     @Override
     @Nullable Written send(
-            Session session, RangeWrite write, String key, long value, @Nullable RangeMark mark)
+            Session session,
+            RangeWrite write,
+            String key,
+            long value,
+            RangeHistory.@Nullable Mark mark)
             throws SQLException {
         Objects.requireNonNull(key, "key");
         try (PreparedStatement s =
@@ -79,14 +84,7 @@ final class PostgresRangeTable extends RangeTable {
                 if (!r.next()) {
                     return null;
                 }
-                long next = r.getLong(1);
-                long incarnation = r.getLong(2);
-                boolean sealed = r.getBoolean(3);
-                return new Written(
-                        next,
-                        mark == null
-                                ? new RangeMark(incarnation, next, sealed)
-                                : mark.seen(next, sealed));
+                return new Written(r.getLong(1), r.getLong(2), r.getBoolean(3));
             }
         }
     }

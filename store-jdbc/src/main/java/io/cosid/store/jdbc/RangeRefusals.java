@@ -3,13 +3,15 @@ package io.cosid.store.jdbc;
 import io.cosid.store.RangeExhaustedException;
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.spi.RangeHistory;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Why a range write changed nothing, read after the fact by a second statement: the write's
- * condition held every guard, so the row shows which one failed. Nothing is written here.
+ * condition held every guard, so the row shows which one failed. Nothing is written here; what the
+ * row shows is remembered, as every read's row is.
  */
 final class RangeRefusals {
 
@@ -17,7 +19,11 @@ final class RangeRefusals {
 
     /**
      * The refusal {@code write} met on {@code key}; null when the row shows no reason (it changed
-     * between the write and this read), so the write may be sent again.
+     * between the write and this read), so the write may be sent again. The row read is judged and
+     * remembered like any other ({@link RangeHistory}): a refusal teaches the store as much as a
+     * write.
+     *
+     * @param known what the store knew when it sent the write; null when it never saw the key
      */
     static @Nullable RuntimeException why(
             RangeTable table,
@@ -25,18 +31,19 @@ final class RangeRefusals {
             RangeWrite write,
             String key,
             long value,
-            @Nullable RangeMark mark)
+            RangeHistory history,
+            RangeHistory.@Nullable Mark known)
             throws SQLException {
         Optional<RangeTable.Row> read = table.read(session, key);
-        String where = table.where(key);
         if (read.isEmpty()) {
             // never seen and deleted since the upsert: send it again; seen: deleted by hand
-            return mark == null ? null : gone(where, mark);
+            return known == null ? null : history.gone(known);
         }
         RangeTable.Row row = read.get();
-        @Nullable RuntimeException tampered = tampered(where, key, row, mark);
-        if (tampered != null) {
-            return tampered;
+        try {
+            see(table, key, history, known, row);
+        } catch (StoreCorruptedException e) {
+            return e;
         }
         if (row.state().sealed() && write != RangeWrite.SEAL) {
             return new RangeSealedException(key, row.state().next());
@@ -47,54 +54,29 @@ final class RangeRefusals {
         return null;
     }
 
-    /** The refusal of a row the store saw that is gone: deleted behind its back. */
-    static StoreCorruptedException gone(String where, RangeMark mark) {
-        return new StoreCorruptedException(
-                where,
-                "the row is gone, deleted behind the store's back; restore it at "
-                        + mark.highest()
-                        + " or higher, then reopen the stores (nothing was written)");
-    }
-
     /**
-     * The refusal of a row changed behind the store's back (inserted again, or lowered below what
-     * the store saw); null when it is as the store knows it.
+     * Judges and remembers a row read for {@code key}: it must hold that key (rows are found by the
+     * key's hash) and keep the rule of {@link RangeHistory}.
+     *
+     * @param known what the store knew when it sent the read
+     * @throws StoreCorruptedException if the row was changed behind the store's back
      */
-    static @Nullable RuntimeException tampered(
-            String where, String key, RangeTable.Row row, @Nullable RangeMark mark) {
+    static void see(
+            RangeTable table,
+            String key,
+            RangeHistory history,
+            RangeHistory.@Nullable Mark known,
+            RangeTable.Row row) {
         if (!row.key().equals(key)) {
-            return new StoreCorruptedException(
-                    where, "the row found by its key's hash holds key '" + row.key() + "'");
+            throw new StoreCorruptedException(
+                    table.where(key),
+                    "the row found by its key's hash holds key '" + row.key() + "'");
         }
-        if (mark == null) {
-            return null;
-        }
-        if (row.incarnation() != mark.incarnation()) {
-            return new StoreCorruptedException(
-                    where,
-                    "the row was recreated: deleted and inserted again (incarnation "
-                            + row.incarnation()
-                            + ", this store saw "
-                            + mark.incarnation()
-                            + "); nothing was written");
-        }
-        if (mark.sealed() && !row.state().sealed()) {
-            return new StoreCorruptedException(
-                    where,
-                    "the key was unsealed behind the store's back after this store saw it"
-                            + " sealed; seal it again (nothing was written)");
-        }
-        if (row.state().next() < mark.highest()) {
-            return new StoreCorruptedException(
-                    where,
-                    "next_value is "
-                            + row.state().next()
-                            + ", below "
-                            + mark.highest()
-                            + " this store saw: lowered behind its back; raise it to at least "
-                            + mark.highest()
-                            + " (nothing was written)");
-        }
-        return null;
+        history.seen(
+                known,
+                row.incarnation(),
+                RangeHistory.UNORDERED,
+                row.state().next(),
+                row.state().sealed());
     }
 }

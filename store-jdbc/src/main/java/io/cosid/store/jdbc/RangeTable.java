@@ -1,6 +1,7 @@
 package io.cosid.store.jdbc;
 
 import io.cosid.store.RangeState;
+import io.cosid.store.spi.RangeHistory;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -61,12 +62,13 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
     }
 
     /**
-     * What a write left: the row's {@code next} and what the store knows of the row now.
+     * What a write left of the row.
      *
      * @param next the row's {@code next_value} after the write
-     * @param mark the row's incarnation and the highest {@code next} seen
+     * @param incarnation the row's incarnation
+     * @param sealed whether the row is sealed after the write
      */
-    record Written(long next, RangeMark mark) {}
+    record Written(long next, long incarnation, boolean sealed) {}
 
     /**
      * Sends {@code write} with {@code value} once; null when it changed nothing.
@@ -75,20 +77,24 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
      * @throws SQLException if the database failed; whether the statement landed is then unknown
      */
     abstract @Nullable Written send(
-            Session session, RangeWrite write, String key, long value, @Nullable RangeMark mark)
+            Session session,
+            RangeWrite write,
+            String key,
+            long value,
+            RangeHistory.@Nullable Mark mark)
             throws SQLException;
 
     /**
      * Binds a guarded update's parameters, in the order both dialects' updates take them: the
      * write's value, the key (for its hash and itself), and what the store knows of the row.
      */
-    static void bindGuarded(PreparedStatement s, long value, String key, RangeMark mark)
+    static void bindGuarded(PreparedStatement s, long value, String key, RangeHistory.Mark mark)
             throws SQLException {
         s.setLong(1, value);
         s.setBytes(2, keyHash(key));
         s.setString(3, key);
-        s.setLong(4, mark.incarnation());
-        s.setLong(5, mark.highest());
+        s.setLong(4, mark.identity());
+        s.setLong(5, mark.highestNext());
         s.setBoolean(6, mark.sealed());
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.cosid.store.Range;
+import io.cosid.store.RangeExhaustedException;
 import io.cosid.store.RangeSealedException;
 import io.cosid.store.RangeState;
 import io.cosid.store.RangeStore;
@@ -190,6 +191,71 @@ abstract class RangeRacesPart extends StoreContractSupport {
             // a store may also answer from what it knows: the key is sealed for good
             assertThatThrownBy(() -> ranges().acquire("orders", 1))
                     .isInstanceOfAny(StoreCorruptedException.class, RangeSealedException.class);
+            assertThat(observableRaw(tampering)).isEqualTo(before);
+        }
+
+        @Test
+        @DisplayName(
+                "a store refused as sealed remembers what the refusal showed: the key unsealed"
+                        + " and lowered behind its back is refused, not handed out again")
+        void refusedAsSealedRemembersTheRefusal() {
+            Tampering tampering = tampering();
+            Store other = anotherStore();
+            ranges().acquire("orders", 10);
+            other.ranges().acquire("orders", 2270);
+            tampering.rewriteRange("orders", 2280, true); // sealed by hand, at 2280
+            assertThatThrownBy(() -> ranges().acquire("orders", 10))
+                    .isInstanceOf(RangeSealedException.class);
+            tampering.rewriteRange("orders", 110, false); // unsealed and lowered by hand
+            Object before = observableRaw(tampering);
+            assertThatThrownBy(() -> ranges().acquire("orders", 10))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("orders")
+                    .hasMessageContaining("below 2280");
+            assertThatThrownBy(() -> ranges().advance("orders", 5000))
+                    .isInstanceOf(StoreCorruptedException.class);
+            assertThat(observableRaw(tampering)).isEqualTo(before);
+        }
+
+        @Test
+        @DisplayName(
+                "a store refused as sealed refuses the key once it is unsealed behind its back,"
+                        + " though it never wrote it sealed")
+        void refusedAsSealedRefusesTheUnsealedKey() {
+            Tampering tampering = tampering();
+            Store other = anotherStore();
+            ranges().acquire("orders", 10);
+            long sealedAt = other.ranges().seal("orders");
+            assertThatThrownBy(() -> ranges().advance("orders", 100))
+                    .isInstanceOf(RangeSealedException.class);
+            tampering.rewriteRange("orders", sealedAt, false); // unsealed by hand only
+            Object before = observableRaw(tampering);
+            assertThatThrownBy(() -> ranges().acquire("orders", 1))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("unsealed");
+            assertThatThrownBy(() -> ranges().peek("orders"))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("unsealed");
+            assertThat(observableRaw(tampering)).isEqualTo(before);
+        }
+
+        @Test
+        @DisplayName(
+                "a store refused as exhausted remembers the counter it saw: lowered behind its"
+                        + " back, the key is refused")
+        void refusedAsExhaustedRemembersTheRefusal() {
+            Tampering tampering = tampering();
+            Store other = anotherStore();
+            ranges().acquire("orders", 10);
+            other.ranges().advance("orders", Long.MAX_VALUE - 5);
+            assertThatThrownBy(() -> ranges().acquire("orders", 10))
+                    .isInstanceOf(RangeExhaustedException.class);
+            tampering.rewriteRange("orders", 100, false);
+            Object before = observableRaw(tampering);
+            // a size that fits below the counter the refusal showed, so the store must look
+            assertThatThrownBy(() -> ranges().acquire("orders", 1))
+                    .isInstanceOf(StoreCorruptedException.class)
+                    .hasMessageContaining("below " + (Long.MAX_VALUE - 5));
             assertThat(observableRaw(tampering)).isEqualTo(before);
         }
 

@@ -3,6 +3,7 @@ package io.cosid.store.zookeeper.internal.ranges;
 import io.cosid.store.Range;
 import io.cosid.store.RangeState;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.spi.RangeHistory;
 import io.cosid.store.zookeeper.internal.ranges.Seats.Seat;
 import io.cosid.store.zookeeper.internal.wire.ConditionalWrite;
 import io.cosid.store.zookeeper.internal.wire.Deadline;
@@ -78,7 +79,7 @@ final class RangeKey {
     private final String path;
     private final String line;
     private final Shared shared;
-    private final KeyMark mark;
+    private final RangeHistory mark;
     private final AcquireCoalescer coalescer;
 
     /** The results this store's writes created and nobody read yet, with when (nanoTime). */
@@ -108,7 +109,7 @@ final class RangeKey {
         this.path = path;
         this.line = line;
         this.shared = shared;
-        this.mark = new KeyMark(location());
+        this.mark = new RangeHistory(location());
         this.coalescer = new AcquireCoalescer(writer, givenUp);
     }
 
@@ -269,11 +270,9 @@ final class RangeKey {
     /** A read of the key's node, checked and remembered; null when the key is unused. */
     private @Nullable Seen seeNode(Deadline deadline, Reply r) {
         if (r.is(Code.NONODE)) {
-            if (mark.known()) {
-                throw new StoreCorruptedException(
-                        location(),
-                        "the node this store used was deleted behind"
-                                + " its back; restarting it at 0 could reissue values");
+            RangeHistory.Mark known = mark.mark();
+            if (known != null) {
+                throw mark.gone(known);
             }
             seen = null;
             return null;
@@ -282,7 +281,7 @@ final class RangeKey {
             throw shared.failures().unexpected(deadline, r);
         }
         RangeState state = RangeCodec.decode(key, path, r.data(), r.stat().getVersion());
-        mark.check(r.stat(), state);
+        see(r.stat(), state);
         Seen node = new Seen(state, r.stat().getVersion(), r.data());
         seen = state == null ? null : node;
         return node;
@@ -378,6 +377,16 @@ final class RangeKey {
         return next;
     }
 
+    /** Judges and remembers a state of the key's node (null: an unused parent placeholder). */
+    private void see(Stat stat, @Nullable RangeState state) {
+        mark.seen(
+                null,
+                stat.getCzxid(),
+                stat.getMzxid(),
+                state == null ? 0 : state.next(),
+                state != null && state.sealed());
+    }
+
     private void landed(
             Stat stat,
             RangeState written,
@@ -385,7 +394,7 @@ final class RangeKey {
             boolean guarded,
             List<NodeChange> changes,
             List<Seat> served) {
-        mark.check(stat, written);
+        see(stat, written);
         seen = new Seen(written, stat.getVersion(), data);
         if (!guarded) {
             return;
