@@ -9,6 +9,8 @@ CREATE TABLE IF NOT EXISTS cosid_ranges (
   next_value  BIGINT NOT NULL,
   sealed      BOOLEAN NOT NULL DEFAULT FALSE,
   incarnation BIGINT NOT NULL AUTO_INCREMENT UNIQUE,
+  written_origin     BIGINT NOT NULL,
+  written_replicated BOOLEAN NOT NULL,
   CHECK (next_value >= 0)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
@@ -33,6 +35,8 @@ CREATE TABLE IF NOT EXISTS cosid_slots (
   next_floor_ms BIGINT NOT NULL,
   released_ms   BIGINT NOT NULL,
   nonce         VARCHAR(64) NOT NULL,
+  written_origin     BIGINT NOT NULL,
+  written_replicated BOOLEAN NOT NULL,
   PRIMARY KEY (namespace, slot)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 

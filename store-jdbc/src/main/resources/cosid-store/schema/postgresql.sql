@@ -7,7 +7,9 @@ CREATE TABLE IF NOT EXISTS cosid_ranges (
   range_key   text NOT NULL,
   next_value  bigint NOT NULL CHECK (next_value >= 0),
   sealed      boolean NOT NULL DEFAULT false,
-  incarnation bigint GENERATED ALWAYS AS IDENTITY
+  incarnation bigint GENERATED ALWAYS AS IDENTITY,
+  written_origin     bigint NOT NULL,
+  written_replicated boolean NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS cosid_namespaces (
@@ -31,6 +33,8 @@ CREATE TABLE IF NOT EXISTS cosid_slots (
   next_floor_ms bigint NOT NULL,
   released_ms   bigint NOT NULL,
   nonce         text NOT NULL,
+  written_origin     bigint NOT NULL,
+  written_replicated boolean NOT NULL,
   PRIMARY KEY (namespace, slot)
 );
 

@@ -37,6 +37,14 @@ public final class JdbcSideBySide {
 
     private static final long STEP = 100;
 
+    /** The store's provenance of a write (store-jdbc's Dialect.origin and replicated). */
+    private static final String ORIGIN =
+            "('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint";
+
+    private static final String REPLICATED =
+            "(current_setting('synchronous_standby_names') <> '' AND"
+                    + " current_setting('synchronous_commit') IN ('on', 'remote_apply'))";
+
     private JdbcSideBySide() {}
 
     /** Hands out one range of {@link #STEP} values; returns its end. */
@@ -241,8 +249,13 @@ public final class JdbcSideBySide {
         long incarnation;
         try (Statement s = c.createStatement()) {
             s.execute(
-                    "INSERT INTO bench_ranges (key_hash, range_key, next_value) VALUES"
-                            + " (sha256(convert_to('alone', 'UTF8')), 'alone', 0)"
+                    "INSERT INTO bench_ranges (key_hash, range_key, next_value, written_origin,"
+                            + " written_replicated) VALUES (sha256(convert_to('alone', 'UTF8')),"
+                            + " 'alone', 0, "
+                            + ORIGIN
+                            + ", "
+                            + REPLICATED
+                            + ")"
                             + " ON CONFLICT (key_hash) DO NOTHING");
             try (ResultSet r =
                     s.executeQuery(
@@ -255,11 +268,17 @@ public final class JdbcSideBySide {
         PreparedStatement s =
                 c.prepareStatement(
                         "UPDATE bench_ranges AS r SET next_value = r.next_value + v.value, sealed ="
-                            + " r.sealed FROM (SELECT ?::bigint AS value) v WHERE r.key_hash = ?"
-                            + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ? AND"
-                            + " (r.sealed OR NOT ?) AND NOT r.sealed AND r.next_value <="
-                            + " 9223372036854775807 - v.value RETURNING r.next_value,"
-                            + " r.incarnation, r.sealed");
+                                + " r.sealed, written_origin = "
+                                + ORIGIN
+                                + ", written_replicated = "
+                                + REPLICATED
+                                + " FROM (SELECT ?::bigint AS value) v WHERE r.key_hash = ? AND"
+                                + " r.range_key = ? AND r.incarnation = ? AND r.next_value >= ? AND"
+                                + " (r.sealed OR NOT ?) AND (r.written_origin = "
+                                + ORIGIN
+                                + " OR r.written_replicated) AND NOT r.sealed AND r.next_value <="
+                                + " 9223372036854775807 - v.value RETURNING r.next_value,"
+                                + " r.incarnation, r.sealed");
         return new Contender(
                 "the store's statement alone, prepared once",
                 () -> {

@@ -39,6 +39,7 @@ import picocli.CommandLine.Option;
             SlotsCommand.class,
             MigrateCommand.class,
             PurgeCommand.class,
+            AfterFailoverCommand.class,
             ServerCommand.class,
             AutoComplete.GenerateCompletion.class
         },

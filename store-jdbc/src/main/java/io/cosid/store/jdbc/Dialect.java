@@ -68,6 +68,36 @@ enum Dialect {
         return "COALESCE(CAST(? AS " + bigint + "), " + serverMillis + ")";
     }
 
+    /**
+     * The origin of what a statement writes now ({@link Provenance}): on PostgreSQL the server's
+     * timeline, a new one after every promotion and point-in-time restore; on MySQL and MariaDB the
+     * server's {@code server_id}, another one on every other server of a replication topology.
+     */
+    String origin() {
+        return this == POSTGRESQL
+                ? "('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint"
+                : "@@server_id";
+    }
+
+    /**
+     * Whether a commit of the statement's session waits until a synchronous standby has flushed it
+     * ({@link Provenance}): on PostgreSQL a standby named in {@code synchronous_standby_names} and
+     * {@code synchronous_commit} {@code on} or {@code remote_apply}. Never on MySQL and MariaDB:
+     * semi-synchronous replication falls back to asynchronous when a replica is slower than {@code
+     * rpl_semi_sync_master_timeout}, without telling the client.
+     */
+    String replicated() {
+        return this == POSTGRESQL
+                ? "(current_setting('synchronous_standby_names') <> '' AND"
+                        + " current_setting('synchronous_commit') IN ('on', 'remote_apply'))"
+                : "false";
+    }
+
+    /** What {@link #origin()} is called in messages. */
+    String originName() {
+        return this == POSTGRESQL ? "timeline" : "server_id";
+    }
+
     /** {@code INSERT INTO table}, or its form that skips rows whose key exists. */
     String insertSkipping(String table) {
         return this == POSTGRESQL ? "INSERT INTO " + table : "INSERT IGNORE INTO " + table;

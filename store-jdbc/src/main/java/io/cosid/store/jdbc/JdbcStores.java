@@ -60,6 +60,12 @@ public final class JdbcStores {
                             + " is required (jdbc:postgresql://host:5432/db), or open the store"
                             + " with JdbcStores.open(config, dataSource)");
         }
+        ConnectionPool pool = pool(config, options, url);
+        return open(config, options, pool, StoreClock.server(), pool);
+    }
+
+    /** The store's own pool on {@code url}, with the credentials its options name. */
+    static ConnectionPool pool(StoreConfig config, JdbcOptions options, String url) {
         Properties credentials = new Properties();
         if (options.username() != null) {
             credentials.setProperty("user", options.username());
@@ -67,9 +73,7 @@ public final class JdbcStores {
         if (options.password() != null) {
             credentials.setProperty("password", options.password());
         }
-        ConnectionPool pool =
-                new ConnectionPool(url, credentials, options.poolSize(), config.timeout());
-        return open(config, options, pool, StoreClock.server(), pool);
+        return new ConnectionPool(url, credentials, options.poolSize(), config.timeout());
     }
 
     /** Opens a store whose now is {@code clock}; tests step a test clock back on a real server. */
@@ -120,7 +124,7 @@ public final class JdbcStores {
     }
 
     /** The database's dialect, after refusing a server that could hand a value out twice. */
-    private static Dialect checkServer(Session session, JdbcOptions options) throws SQLException {
+    static Dialect checkServer(Session session, JdbcOptions options) throws SQLException {
         Connection c = session.connection();
         String product = c.getMetaData().getDatabaseProductName();
         Dialect detected = Dialect.ofProduct(product);

@@ -31,9 +31,13 @@ final class MySqlRangeTable extends RangeTable {
         this.create =
                 "INSERT IGNORE INTO "
                         + table
-                        + " (key_hash, range_key, next_value, sealed) VALUES ("
+                        + " (key_hash, range_key, next_value, sealed, "
+                        + Provenance.COLUMNS
+                        + ") VALUES ("
                         + HASH
-                        + ", ?, 0, false)";
+                        + ", ?, 0, false, "
+                        + Provenance.values(Dialect.MYSQL)
+                        + ")";
     }
 
     private String update(RangeWrite w) {
@@ -45,10 +49,14 @@ final class MySqlRangeTable extends RangeTable {
                 + w.next.replace("$v", v)
                 + "), r.sealed = "
                 + w.sealed
+                + ", r."
+                + Provenance.assignments(Dialect.MYSQL).replace(", ", ", r.")
                 + " WHERE r.key_hash = "
                 + HASH
                 + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ?"
                 + " AND (r.sealed OR NOT ?) AND "
+                + Provenance.sure("r.", Dialect.MYSQL)
+                + " AND "
                 + w.guard.replace("$v", v);
     }
 

@@ -31,15 +31,22 @@ final class PostgresRangeTable extends RangeTable {
         String v = "EXCLUDED.next_value";
         return "INSERT INTO "
                 + table
-                + " AS r (key_hash, range_key, next_value, sealed) VALUES ("
+                + " AS r (key_hash, range_key, next_value, sealed, "
+                + Provenance.COLUMNS
+                + ") VALUES ("
                 + HASH
                 + ", ?, ?, "
                 + w.insertsSealed
+                + ", "
+                + Provenance.values(Dialect.POSTGRESQL)
                 + ") ON CONFLICT (key_hash) DO UPDATE SET next_value = "
                 + w.next.replace("$v", v)
                 + ", sealed = "
                 + w.sealed
-                + " WHERE r.range_key = EXCLUDED.range_key AND "
+                + ", written_origin = EXCLUDED.written_origin"
+                + ", written_replicated = EXCLUDED.written_replicated"
+                + " WHERE r.range_key = EXCLUDED.range_key"
+                + " AND (r.written_origin = EXCLUDED.written_origin OR r.written_replicated) AND "
                 + w.guard.replace("$v", v)
                 + " RETURNING r.next_value, r.incarnation, r.sealed";
     }
@@ -52,10 +59,14 @@ final class PostgresRangeTable extends RangeTable {
                 + w.next.replace("$v", v)
                 + ", sealed = "
                 + w.sealed
+                + ", "
+                + Provenance.assignments(Dialect.POSTGRESQL)
                 + " FROM (SELECT ?::bigint AS value) v WHERE r.key_hash = "
                 + HASH
                 + " AND r.range_key = ? AND r.incarnation = ? AND r.next_value >= ?"
                 + " AND (r.sealed OR NOT ?) AND "
+                + Provenance.sure("r.", Dialect.POSTGRESQL)
+                + " AND "
                 + w.guard.replace("$v", v)
                 + " RETURNING r.next_value, r.incarnation, r.sealed";
     }

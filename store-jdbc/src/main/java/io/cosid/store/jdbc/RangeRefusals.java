@@ -56,7 +56,8 @@ final class RangeRefusals {
 
     /**
      * Judges and remembers a row read for {@code key}: it must hold that key (rows are found by the
-     * key's hash) and keep the rule of {@link RangeHistory}.
+     * key's hash), be sure to hold every write acknowledged on it ({@link Provenance}) and keep the
+     * rule of {@link RangeHistory}.
      *
      * @param known what the store knew when it sent the read
      * @throws StoreCorruptedException if the row was changed behind the store's back
@@ -71,6 +72,9 @@ final class RangeRefusals {
             throw new StoreCorruptedException(
                     table.where(key),
                     "the row found by its key's hash holds key '" + row.key() + "'");
+        }
+        if (!row.provenance().sure()) {
+            throw row.provenance().refusal(table.where(key), table.dialect);
         }
         history.seen(
                 known,

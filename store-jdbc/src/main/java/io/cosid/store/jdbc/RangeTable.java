@@ -36,13 +36,19 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
     /** Where a statement takes a key's hash: bound, computed here ({@link #keyHash}). */
     static final String HASH = "?";
 
+    /** The dialect the statements are in. */
+    final Dialect dialect;
+
     private final String read;
     private final String list;
 
     RangeTable(TableNames names, Dialect dialect) {
         this.table = names.ranges();
+        this.dialect = dialect;
         this.read =
-                "SELECT range_key, next_value, sealed, incarnation FROM "
+                "SELECT range_key, next_value, sealed, incarnation, "
+                        + Provenance.select(dialect)
+                        + " FROM "
                         + table
                         + " WHERE key_hash = "
                         + HASH;
@@ -115,7 +121,8 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
                         new Row(
                                 r.getString(1),
                                 new RangeState(r.getLong(2), r.getBoolean(3)),
-                                r.getLong(4)));
+                                r.getLong(4),
+                                new Provenance(r.getLong(5), r.getBoolean(6), r.getLong(7))));
             }
         }
     }
@@ -136,8 +143,9 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
      * @param key the key it holds
      * @param state its {@code next} and whether it is sealed
      * @param incarnation its incarnation
+     * @param provenance where it was last written
      */
-    record Row(String key, RangeState state, long incarnation) {}
+    record Row(String key, RangeState state, long incarnation, Provenance provenance) {}
 
     /** Every key with its state, in the order of {@link String#compareTo}. */
     SortedMap<String, RangeState> list(Session session) throws SQLException {

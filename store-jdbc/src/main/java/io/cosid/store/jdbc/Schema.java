@@ -54,13 +54,18 @@ final class Schema {
     /** The columns each table must have, by table name without its prefix. */
     static Map<String, List<String>> columns() {
         Map<String, List<String>> columns = new LinkedHashMap<>();
-        columns.put(
-                "ranges", List.of("key_hash", "range_key", "next_value", "sealed", "incarnation"));
+        List<String> provenance = List.of(Provenance.COLUMNS.split(", ", -1));
+        List<String> ranges =
+                new ArrayList<>(
+                        List.of("key_hash", "range_key", "next_value", "sealed", "incarnation"));
+        ranges.addAll(provenance);
+        columns.put("ranges", ranges);
         columns.put("namespaces", List.of("name", "slot_limit", "tolerance_ms"));
         List<String> slots = new ArrayList<>(List.of("namespace", "slot"));
         for (String column : SlotRows.COLUMNS.split(", ", -1)) {
             slots.add(column.trim());
         }
+        slots.addAll(provenance);
         columns.put("slots", slots);
         columns.put("owners", List.of("namespace", "owner_key", "slots"));
         return columns;

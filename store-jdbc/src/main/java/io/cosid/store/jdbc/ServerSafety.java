@@ -15,6 +15,10 @@ import java.util.Locale;
  */
 final class ServerSafety {
 
+    /** Where README.md says more, cited at the end of every warning. */
+    private static final String UNSAFE =
+            " (store-jdbc/README.md, \"Unsafe servers and topologies\")";
+
     private ServerSafety() {}
 
     /**
@@ -47,12 +51,37 @@ final class ServerSafety {
                                 + " acknowledged, and hand their values out again; set"
                                 + " synchronous_commit = on (at least for the store's role)");
             }
-            if (count(s, "SELECT count(*) FROM pg_stat_replication") > 0
-                    && setting(s, "synchronous_standby_names").isEmpty()) {
+            if (setting(s, "full_page_writes").equals("off")) {
+                refusals.add(
+                        "full_page_writes is off: a crash in the middle of a page write can leave"
+                                + " a torn page that replay cannot repair, and a counter's row with"
+                                + " it; set full_page_writes = on");
+            }
+            String commit = setting(s, "synchronous_commit");
+            boolean named = !setting(s, "synchronous_standby_names").isEmpty();
+            if (count(s, "SELECT count(*) FROM pg_stat_replication") > 0 && !named) {
                 warnings.add(
                         "the server has standbys but synchronous_standby_names is empty: they are"
-                                + " asynchronous, and promoting one can lose acknowledged writes"
-                                + " (store-jdbc/README.md, \"Unsafe servers\")");
+                                + " asynchronous, and promoting one can lose acknowledged writes;"
+                                + " a store then refuses every key and slot written before the"
+                                + " promotion until `cosid-store after-failover` moves them past"
+                                + " the loss"
+                                + UNSAFE);
+            }
+            if (named && (commit.equals("local") || commit.equals("remote_write"))) {
+                warnings.add(
+                        "synchronous_commit is "
+                                + commit
+                                + " with synchronous_standby_names set: "
+                                + (commit.equals("local")
+                                        ? "a commit is acknowledged before any standby has it"
+                                        : "a commit is acknowledged once a standby received it,"
+                                                + " before it flushed it: a standby whose"
+                                                + " operating system crashes too loses it")
+                                + "; the store counts such writes as asynchronous, refused after a"
+                                + " promotion until `cosid-store after-failover`; set"
+                                + " synchronous_commit = on (or remote_apply)"
+                                + UNSAFE);
             }
             return new Report(List.copyOf(refusals), List.copyOf(warnings));
         }
@@ -85,8 +114,10 @@ final class ServerSafety {
             if (count(s, "SELECT @@log_bin") != 0 && count(s, "SELECT @@sync_binlog") != 1) {
                 warnings.add(
                         "the binary log is on but sync_binlog is not 1: a replica promoted after"
-                                + " a crash may lack acknowledged writes (store-jdbc/README.md,"
-                                + " \"Unsafe servers\")");
+                                + " a crash may lack acknowledged writes; a store then refuses"
+                                + " every key and slot written on another server until"
+                                + " `cosid-store after-failover` moves them past the loss"
+                                + UNSAFE);
             }
         }
         return new Report(List.copyOf(refusals), List.copyOf(warnings));

@@ -189,7 +189,9 @@ final class SlotAcquire {
                 while (r.next()) {
                     int part = r.getInt(1);
                     int slot = r.getInt(2);
-                    SlotState state = SlotRows.read(r, 3, tables.where(namespace, slot)).state();
+                    String where = tables.where(namespace, slot);
+                    SlotState state =
+                            SlotRows.read(r, 3, where).requireSure(where, tables.dialect).state();
                     marks.read(namespace, slot, state, since);
                     if (part < 3 && state.isFreeAt(now)) {
                         free.putIfAbsent(slot, state);

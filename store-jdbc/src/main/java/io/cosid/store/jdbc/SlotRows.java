@@ -22,6 +22,14 @@ final class SlotRows {
             "owner_key, released, fence, incarnation, ttl_ms, tolerance_ms, floor_ms, expires_ms,"
                     + " ceiling_ms, next_floor_ms, released_ms, nonce";
 
+    /**
+     * What a read selects: the state's columns, then the row's {@link Provenance} and the origin
+     * the read runs under, as {@link #read} takes them.
+     */
+    static String select(Dialect dialect) {
+        return COLUMNS + ", " + Provenance.select(dialect);
+    }
+
     /** How many parameters {@link #bind} sets. */
     static final int COUNT = 12;
 
@@ -32,11 +40,26 @@ final class SlotRows {
      *
      * @param state the slot's state
      * @param nonce the nonce of the write that left it
+     * @param provenance where the row was last written
      */
-    record Read(SlotState state, String nonce) {}
+    record Read(SlotState state, String nonce, Provenance provenance) {
+
+        /**
+         * This read, when its row is sure to hold every write acknowledged on it.
+         *
+         * @param where the slot, as messages name it
+         * @throws StoreCorruptedException if it is not ({@link Provenance})
+         */
+        Read requireSure(String where, Dialect dialect) {
+            if (!provenance.sure()) {
+                throw provenance.refusal(where, dialect);
+            }
+            return this;
+        }
+    }
 
     /**
-     * The state in the columns starting at {@code first}.
+     * The state in the columns starting at {@code first}, as {@link #select} lists them.
      *
      * @param where the slot, as messages name it
      * @throws StoreCorruptedException if the row breaks a rule
@@ -68,7 +91,11 @@ final class SlotRows {
                         Instant.ofEpochMilli(times[2]),
                         Instant.ofEpochMilli(times[3]),
                         Instant.ofEpochMilli(times[4]));
-        return new Read(state, r.getString(first + 11));
+        return new Read(
+                state,
+                r.getString(first + 11),
+                new Provenance(
+                        r.getLong(first + 12), r.getBoolean(first + 13), r.getLong(first + 14)));
     }
 
     private static @Nullable String problem(

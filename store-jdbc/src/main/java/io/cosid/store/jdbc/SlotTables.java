@@ -59,13 +59,19 @@ final class SlotTables {
                         + names.slots()
                         + " SET "
                         + assignments()
+                        + ", "
+                        + Provenance.assignments(dialect)
                         + " WHERE namespace = ? AND slot = ?";
         slotInsert =
                 dialect.insertSkipping(names.slots())
                         + " ("
                         + SlotRows.COLUMNS
+                        + ", "
+                        + Provenance.COLUMNS
                         + ", namespace, slot) VALUES ("
                         + VALUES
+                        + ", "
+                        + Provenance.values(dialect)
                         + ", ?, ?)"
                         + dialect.skipExisting("namespace, slot");
         ownerUpsert =
@@ -75,14 +81,14 @@ final class SlotTables {
                         + dialect.replacing("namespace, owner_key", "slots");
         slotRead =
                 "SELECT "
-                        + SlotRows.COLUMNS
+                        + SlotRows.select(dialect)
                         + " FROM "
                         + names.slots()
                         + " WHERE namespace = ? AND slot = ?";
         slotLock = slotLock(slotRead, dialect);
         slotsOf =
                 "SELECT slot, "
-                        + SlotRows.COLUMNS
+                        + SlotRows.select(dialect)
                         + " FROM "
                         + names.slots()
                         + " WHERE namespace = ? ORDER BY slot";
@@ -94,7 +100,11 @@ final class SlotTables {
         return dialect.insertSkipping(names.slots())
                 + " (namespace, slot, "
                 + SlotRows.COLUMNS
-                + ") SELECT ?, g.n, '', false, 0, 0, 0, 0, 0, 0, 0, 0, 0, '' FROM "
+                + ", "
+                + Provenance.COLUMNS
+                + ") SELECT ?, g.n, '', false, 0, 0, 0, 0, 0, 0, 0, 0, 0, '', "
+                + Provenance.values(dialect)
+                + " FROM "
                 + dialect.series()
                 + dialect.skipExisting("namespace, slot");
     }
@@ -161,7 +171,7 @@ final class SlotTables {
     String candidates(int first, int marked) {
         String select =
                 "SELECT slot, "
-                        + SlotRows.COLUMNS
+                        + SlotRows.select(dialect)
                         + " FROM "
                         + names.slots()
                         + " WHERE namespace = ? AND ";

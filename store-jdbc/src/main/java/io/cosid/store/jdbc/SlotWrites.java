@@ -263,7 +263,8 @@ final class SlotWrites {
                 if (r.getString(2) == null) {
                     return new Locked(marks.missing(namespace, slot, since), "", now, false);
                 }
-                SlotRows.Read read = SlotRows.read(r, 2, tables.where(namespace, slot));
+                String where = tables.where(namespace, slot);
+                SlotRows.Read read = SlotRows.read(r, 2, where).requireSure(where, tables.dialect);
                 marks.read(namespace, slot, read.state(), since);
                 return new Locked(read.state(), read.nonce(), now, true);
             }

@@ -140,10 +140,12 @@ final class JdbcFixture implements StoreFixture, Tampering {
     public void recreateRange(String key) {
         try (Connection c = DriverManager.getConnection(jdbcUrl)) {
             c.setAutoCommit(false);
-            Object[] row = new Object[4];
+            Object[] row = new Object[6];
             try (PreparedStatement s =
                     c.prepareStatement(
-                            "SELECT key_hash, range_key, next_value, sealed FROM "
+                            "SELECT key_hash, range_key, next_value, sealed, "
+                                    + Provenance.COLUMNS
+                                    + " FROM "
                                     + names.ranges()
                                     + " WHERE range_key = ?")) {
                 s.setString(1, key);
@@ -163,8 +165,9 @@ final class JdbcFixture implements StoreFixture, Tampering {
                     c.prepareStatement(
                             "INSERT INTO "
                                     + names.ranges()
-                                    + " (key_hash, range_key, next_value, sealed) VALUES (?, ?, ?,"
-                                    + " ?)")) {
+                                    + " (key_hash, range_key, next_value, sealed, "
+                                    + Provenance.COLUMNS
+                                    + ") VALUES (?, ?, ?, ?, ?, ?)")) {
                 for (int i = 0; i < row.length; i++) {
                     s.setObject(i + 1, row[i]);
                 }

@@ -189,7 +189,7 @@ class JdbcRangeStoreTest {
             sql("UPDATE cosid_ranges SET next_value = 4");
             assertThatThrownBy(() -> store.acquire("orders", 1))
                     .isInstanceOf(StoreCorruptedException.class)
-                    .hasMessageContaining("raise it to at least 10");
+                    .hasMessageContaining("advance to at least 10");
             assertThatThrownBy(() -> store.peek("orders"))
                     .isInstanceOf(StoreCorruptedException.class);
             assertThat(next("orders")).contains(4L);
@@ -203,7 +203,7 @@ class JdbcRangeStoreTest {
             sql("DELETE FROM cosid_ranges");
             assertThatThrownBy(() -> store.acquire("orders", 1))
                     .isInstanceOf(StoreCorruptedException.class)
-                    .hasMessageContaining("gone");
+                    .hasMessageContaining("deleted behind its back");
             assertThatThrownBy(() -> store.seal("orders"))
                     .isInstanceOf(StoreCorruptedException.class);
             assertThat(next("orders")).isEmpty();
@@ -216,11 +216,14 @@ class JdbcRangeStoreTest {
             store.acquire("orders", 10);
             sql("DELETE FROM cosid_ranges");
             sql(
-                    "INSERT INTO cosid_ranges (key_hash, range_key, next_value)"
-                            + " VALUES (sha256(convert_to('orders', 'UTF8')), 'orders', 50)");
+                    "INSERT INTO cosid_ranges (key_hash, range_key, next_value, "
+                            + Provenance.COLUMNS
+                            + ") VALUES (sha256(convert_to('orders', 'UTF8')), 'orders', 50, "
+                            + Provenance.values(Dialect.POSTGRESQL)
+                            + ")");
             assertThatThrownBy(() -> store.acquire("orders", 1))
                     .isInstanceOf(StoreCorruptedException.class)
-                    .hasMessageContaining("inserted again");
+                    .hasMessageContaining("deleted and created again");
             assertThat(next("orders")).contains(50L);
         }
 

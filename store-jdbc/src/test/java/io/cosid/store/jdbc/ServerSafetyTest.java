@@ -8,6 +8,7 @@ import io.cosid.store.Stores;
 import io.cosid.store.jdbc.harness.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.DisplayName;
@@ -47,6 +48,57 @@ class ServerSafetyTest {
                                     assertThat(r)
                                             .startsWith("synchronous_commit is off")
                                             .contains("synchronous_commit = on"));
+        }
+    }
+
+    @Test
+    @DisplayName("full_page_writes off is refused like fsync off, naming it")
+    void tornPagesRefused() throws SQLException {
+        try (PostgresServer server = PostgresServer.start(VERSION, "full_page_writes=off");
+                Connection c = server.connect("postgres")) {
+            assertThat(ServerSafety.check(c).refusals())
+                    .singleElement()
+                    .asString()
+                    .startsWith("full_page_writes is off")
+                    .contains("full_page_writes = on");
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a synchronous standby named while synchronous_commit is local or remote_write is"
+                    + " warned of, and such writes are recorded as not replicated")
+    void weakSynchronousCommitWarned() throws SQLException {
+        try (PostgresServer server =
+                        PostgresServer.start(VERSION, "synchronous_standby_names=standby");
+                Connection c = server.connect("postgres");
+                Statement s = c.createStatement()) {
+            s.execute("SET synchronous_commit = local");
+            assertThat(ServerSafety.check(c).warnings())
+                    .singleElement()
+                    .asString()
+                    .contains("synchronous_commit is local")
+                    .contains("before any standby has it")
+                    .contains("\"Unsafe servers and topologies\"");
+            assertThat(replicated(s)).as("local waits for no standby").isFalse();
+            s.execute("SET synchronous_commit = remote_write");
+            assertThat(ServerSafety.check(c).warnings())
+                    .singleElement()
+                    .asString()
+                    .contains("synchronous_commit is remote_write")
+                    .contains("before it flushed it");
+            assertThat(replicated(s)).as("remote_write waits for no flush").isFalse();
+            s.execute("SET synchronous_commit = remote_apply");
+            assertThat(ServerSafety.check(c).warnings()).isEmpty();
+            assertThat(replicated(s)).isTrue();
+        }
+    }
+
+    /** What a write in this session would record as its replication. */
+    private static boolean replicated(Statement s) throws SQLException {
+        try (ResultSet r = s.executeQuery("SELECT " + Dialect.POSTGRESQL.replicated())) {
+            r.next();
+            return r.getBoolean(1);
         }
     }
 

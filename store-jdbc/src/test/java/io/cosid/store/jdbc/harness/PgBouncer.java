@@ -64,12 +64,7 @@ public final class PgBouncer implements AutoCloseable {
                     String.join(
                             "\n",
                             "[databases]",
-                            database
-                                    + " = host=127.0.0.1 port="
-                                    + server.port()
-                                    + " dbname="
-                                    + database
-                                    + " user=postgres",
+                            target(database, server),
                             "[pgbouncer]",
                             "listen_addr = 127.0.0.1",
                             "listen_port = " + port,
@@ -98,6 +93,36 @@ public final class PgBouncer implements AutoCloseable {
             return bouncer;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start PgBouncer", e);
+        }
+    }
+
+    /** The {@code [databases]} line that leads {@code database} to {@code server}. */
+    private static String target(String database, PostgresServer server) {
+        return database
+                + " = host=127.0.0.1 port="
+                + server.port()
+                + " dbname="
+                + database
+                + " user=postgres";
+    }
+
+    /**
+     * Leads the database to {@code server} from now on, as an operator repoints PgBouncer after a
+     * failover: the configuration rewritten and reloaded (SIGHUP), clients' connections kept.
+     *
+     * @param server the server clients reach from now on
+     */
+    public void repoint(PostgresServer server) {
+        try {
+            Path ini = dir.resolve("pgbouncer.ini");
+            String text = Files.readString(ini);
+            Files.writeString(
+                    ini,
+                    text.replaceFirst("(?m)^" + database + " = .*$", target(database, server)));
+            String pid = Files.readString(dir.resolve("pgbouncer.pid")).trim();
+            OsProcesses.run(List.of("kill", "-HUP", pid));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot repoint PgBouncer", e);
         }
     }
 
