@@ -3,6 +3,7 @@ package io.cosid.store.cli;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.zookeeper.ZooKeeperStores;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -51,10 +52,13 @@ final class CosIdZooKeeper implements AutoCloseable {
         return new CosIdZooKeeper(client);
     }
 
-    /** Reads CosId's layout under {@code root}. */
-    CosIdZooKeeperLayout read(String root) {
+    /**
+     * Reads CosId's layout under {@code root}, passing over the root's children named in {@code
+     * passOver} (the target store's own nodes).
+     */
+    CosIdZooKeeperLayout read(String root, Set<String> passOver) {
         try {
-            return CosIdZooKeeperLayout.read(client, root);
+            return CosIdZooKeeperLayout.read(client, root, passOver);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -77,11 +77,14 @@ record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> names
      * Reads the layout under {@code root}, the whole tree: a namespace or name with {@code /} puts
      * a counter or a machine-id namespace below intermediate nodes.
      *
+     * @param passOver children of the root to pass over: a cosid-store store's own nodes, when the
+     *     migration's target keeps them under the same root of the same ensemble
      * @throws IllegalStateException if a node's data does not parse (named), or the root is missing
      * @throws ExitCodes.Refused if a node is of no shape understood here, or a machine-id namespace
      *     cannot be a store namespace; every such node is named, and nothing was written
      */
-    static CosIdZooKeeperLayout read(CuratorFramework client, String root) throws Exception {
+    static CosIdZooKeeperLayout read(CuratorFramework client, String root, Set<String> passOver)
+            throws Exception {
         if (client.checkExists().forPath(root) == null) {
             throw new IllegalStateException(
                     "CosId's root "
@@ -89,7 +92,7 @@ record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> names
                             + " does not exist on that ZooKeeper: nothing to migrate"
                             + " (is --cosid-root right?)");
         }
-        Walk walk = new Walk(client);
+        Walk walk = new Walk(client, passOver);
         walk.below(root, "");
         if (!walk.unknown.isEmpty()) {
             throw new ExitCodes.Refused(
@@ -109,8 +112,11 @@ record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> names
         private final List<MachineNamespace> namespaces = new ArrayList<>();
         private final List<String> unknown = new ArrayList<>();
 
-        Walk(CuratorFramework client) {
+        private final Set<String> passOver;
+
+        Walk(CuratorFramework client, Set<String> passOver) {
             this.client = client;
+            this.passOver = passOver;
         }
 
         /**
@@ -119,6 +125,9 @@ record CosIdZooKeeperLayout(List<Counter> counters, List<MachineNamespace> names
          */
         void below(String path, String relative) throws Exception {
             for (String child : sorted(client.getChildren().forPath(path))) {
+                if (relative.isEmpty() && passOver.contains(child)) {
+                    continue; // the target store's own node, under the same root
+                }
                 String childPath = ZKPaths.makePath(path, child);
                 String name = relative.isEmpty() ? child : relative + "/" + child;
                 List<String> grandChildren;

@@ -5,6 +5,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
 import io.cosid.store.cosid.StoreMachineIdDistributor;
+import io.cosid.store.zookeeper.ZooKeeperStores;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -289,7 +291,8 @@ final class MigrateCommand implements Callable<Integer> {
         try (CosIdZooKeeper cosId =
                         CosIdZooKeeper.connect(Objects.requireNonNull(fromCosId), wait);
                 Store target = Stores.open(targetConfig)) {
-            CosIdZooKeeperLayout layout = cosId.read(cosIdRoot);
+            Set<String> passOver = sharedRoot(targetConfig);
+            CosIdZooKeeperLayout layout = cosId.read(cosIdRoot, passOver);
             List<CosIdZooKeeperLayout.Counter> counters =
                     layout.counters().stream().filter(c -> all || keys.contains(c.key())).toList();
             List<CosIdZooKeeperLayout.MachineNamespace> machineNamespaces =
@@ -310,10 +313,10 @@ final class MigrateCommand implements Callable<Integer> {
                     CosIdMigration.run(
                             target, counters, machineNamespaces, settings, Instant.now(), dryRun);
             List<String> problems = new ArrayList<>(report.problems());
-            if (!dryRun) {
-                problems.addAll(CosIdMigration.moved(counters, cosId.read(cosIdRoot)));
-            }
             print(report);
+            if (!dryRun) {
+                problems.addAll(CosIdMigration.moved(counters, readAgain(cosId, passOver)));
+            }
             if (!problems.isEmpty()) {
                 throw new ExitCodes.Refused(
                         ExitCodes.FAILED,
@@ -321,6 +324,46 @@ final class MigrateCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
+    }
+
+    /**
+     * CosId's layout read again after the migration wrote the target, to see whether a counter
+     * moved meanwhile; a failure says that the target was written (the report above).
+     */
+    private CosIdZooKeeperLayout readAgain(CosIdZooKeeper cosId, Set<String> passOver) {
+        try {
+            return cosId.read(cosIdRoot, passOver);
+        } catch (RuntimeException e) {
+            throw afterWriting(e);
+        }
+    }
+
+    /** The failure of reading CosId's layout again once the target was written. */
+    static ExitCodes.Refused afterWriting(RuntimeException e) {
+        return new ExitCodes.Refused(
+                ExitCodes.FAILED,
+                "the target was written as the report above shows, but CosId's nodes could not be"
+                        + " read again to check that no counter moved meanwhile: "
+                        + ExitCodes.describe(e).replace(" Nothing was written.", "")
+                        + " Check that every CosId instance is stopped, then run the migration"
+                        + " again (it only raises the target).");
+    }
+
+    /**
+     * The target store's own nodes, when it is a ZooKeeper store under CosId's root on CosId's
+     * ensemble (both default to {@code /cosid}): the walk of CosId's layout passes over them.
+     */
+    private Set<String> sharedRoot(StoreConfig target) {
+        if (!target.type().equals("zookeeper")
+                || !target.options()
+                        .getOrDefault("root", StoreSelection.DEFAULT_ROOT)
+                        .equals(cosIdRoot)) {
+            return Set.of();
+        }
+        String servers = target.options().getOrDefault("connectString", "");
+        return Ensembles.overlap(servers, Objects.requireNonNull(fromCosId))
+                ? ZooKeeperStores.rootChildren()
+                : Set.of();
     }
 
     private static void missing(List<String> asked, List<String> found, String what) {

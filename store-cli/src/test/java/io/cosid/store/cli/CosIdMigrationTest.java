@@ -71,4 +71,23 @@ class CosIdMigrationTest {
             assertThat(slot.nextFloor()).isEqualTo(Instant.parse("2026-12-05T12:00:00.501Z"));
         }
     }
+
+    @Test
+    @DisplayName(
+            "a failure to read CosId's nodes again after the target was written says it was"
+                    + " written, never that nothing was")
+    void rereadAfterWriting() {
+        ExitCodes.Refused refused =
+                MigrateCommand.afterWriting(
+                        new ExitCodes.Refused(
+                                ExitCodes.REFUSED,
+                                "refused: /cosid/notes holds 1 bytes. Only CosId's own nodes can"
+                                        + " be migrated; move these away or migrate them by hand."
+                                        + " Nothing was written."));
+        assertThat(ExitCodes.of(refused)).isEqualTo(ExitCodes.FAILED);
+        assertThat(refused.getMessage())
+                .startsWith("the target was written as the report above shows")
+                .contains("/cosid/notes holds 1 bytes")
+                .doesNotContain("Nothing was written");
+    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosid.store.Namespace;
 import io.cosid.store.NamespaceSnapshot;
+import io.cosid.store.RangeState;
 import io.cosid.store.SlotView;
 import io.cosid.store.Store;
 import io.cosid.store.Stores;
@@ -348,6 +349,42 @@ class MigrateFromCosIdTest {
 
         assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(r.err()).contains("no CosId counter named shop.invoice");
+    }
+
+    @Test
+    @DisplayName(
+            "a target on CosId's own ensemble and root: the walk passes over the store's nodes,"
+                    + " a second run changes nothing, an unknown key is absent (5) and a small"
+                    + " --machine-bit is refused for itself")
+    void targetUnderCosIdsRoot() throws Exception {
+        Files.writeString(
+                config,
+                "cosid:\n  stores:\n    new:\n      type: zookeeper\n      options:\n"
+                        + "        connectString: "
+                        + SERVER.server().connectString().replace("127.0.0.1", "localhost")
+                        + "\n        root: "
+                        + cosIdRoot
+                        + "\n");
+        Cli.Result dry = migrate("--all", "--quiet-for", "1ms", "--dry-run");
+        assertThat(dry.code()).as(dry.toString()).isZero();
+        Cli.Result first = migrate("--all", "--quiet-for", "1ms");
+        assertThat(first.code()).as(first.toString()).isZero();
+        assertThat(first.out()).contains("advanced target to 2500").contains("verified");
+        assertThat(curator.getChildren().forPath(cosIdRoot)).contains("range", "slot");
+
+        Cli.Result again = migrate("--all", "--quiet-for", "1ms");
+        assertThat(again.code()).as(again.toString()).isZero();
+        assertThat(again.out()).contains("nothing to change: already migrated");
+
+        Cli.Result absent = migrate("--keys", "shop.invoice", "--quiet-for", "1ms");
+        assertThat(absent.code()).as(absent.toString()).isEqualTo(ExitCodes.NOT_FOUND);
+        Cli.Result bits = migrate("--all", "--quiet-for", "1ms", "--machine-bit", "1");
+        assertThat(bits.code()).as(bits.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(bits.err())
+                .contains("namespace orders has machine id 2, beyond --machine-bit 1");
+        try (Store target = target()) {
+            assertThat(target.ranges().peek("shop.order")).map(RangeState::next).contains(2_500L);
+        }
     }
 
     @Test

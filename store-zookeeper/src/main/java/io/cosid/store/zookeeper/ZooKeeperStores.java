@@ -5,6 +5,7 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreUnavailableException;
 import io.cosid.store.zookeeper.internal.ZooKeeperStoreAssembly;
 import io.cosid.store.zookeeper.internal.connect.ClientClose;
+import io.cosid.store.zookeeper.internal.wire.NodePaths;
 import java.time.Duration;
 import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
@@ -66,6 +67,16 @@ public final class ZooKeeperStores {
      */
     public static Store open(StoreConfig config, CuratorFramework client) {
         return ZooKeeperStoreAssembly.open(config, client);
+    }
+
+    /**
+     * The names of the nodes a store keeps directly under its root (option {@code root}): what a
+     * tool reading other nodes under the same root (CosId's layout) must pass over.
+     *
+     * @return the node names, without the root
+     */
+    public static Set<String> rootChildren() {
+        return NodePaths.rootChildren();
     }
 
     /**

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 import org.jspecify.annotations.Nullable;
@@ -56,6 +57,15 @@ public final class NodePaths {
 
     public String root() {
         return root;
+    }
+
+    /**
+     * The names of the nodes a store keeps directly under its root, whatever else is there.
+     *
+     * @return the names, without the root
+     */
+    public static Set<String> rootChildren() {
+        return Set.of("range", "slot", "owner", ".wrap", ".line");
     }
 
     public String rangeRoot() {
