@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -47,10 +46,23 @@ final class MigrateCommand implements Callable<Integer> {
 
     @Option(
             names = "--config",
-            required = true,
             paramLabel = "FILE",
-            description = "YAML with both stores under cosid.stores.")
-    Path config;
+            description = "YAML with the stores under cosid.stores (--from and --to name them).")
+    @Nullable Path config;
+
+    @Option(
+            names = "--jdbc-url",
+            paramLabel = "URL",
+            description =
+                    "The target: a database to use instead of --config and --to, e.g."
+                            + " jdbc:postgresql://db:5432/app?user=app&password=secret.")
+    @Nullable String jdbcUrl;
+
+    @Option(
+            names = "--table-prefix",
+            paramLabel = "PREFIX",
+            description = "With --jdbc-url: the target's table prefix (default cosid_).")
+    @Nullable String tablePrefix;
 
     @Option(names = "--from", paramLabel = "STORE", description = "The source store's name.")
     @Nullable String from;
@@ -133,10 +145,9 @@ final class MigrateCommand implements Callable<Integer> {
 
     @Option(
             names = "--to",
-            required = true,
             paramLabel = "STORE",
-            description = "The target store's name.")
-    String to;
+            description = "The target store's name in --config (or give --jdbc-url).")
+    @Nullable String to;
 
     @Option(names = "--keys", split = ",", paramLabel = "KEY", description = "Range keys to move.")
     List<String> keys = new ArrayList<>();
@@ -191,18 +202,17 @@ final class MigrateCommand implements Callable<Integer> {
         if (fromName.equals(to)) {
             throw new IllegalArgumentException("--from and --to name the same store: " + from);
         }
-        Map<String, StoreConfig> stores = ConfigFiles.read(config);
+        if (config == null) {
+            throw new IllegalArgumentException("--from names a store in --config FILE; give it");
+        }
         Duration wait = StoreSelection.connectWait(connectWait, null);
         StoreConfig sourceConfig =
                 StoreSelection.withConnectWait(
                         StoreSelection.requireLasting(
-                                StoreSelection.named(stores, from, "--from"), "migrate --from"),
+                                StoreSelection.named(ConfigFiles.read(config), from, "--from"),
+                                "migrate --from"),
                         wait);
-        StoreConfig targetConfig =
-                StoreSelection.withConnectWait(
-                        StoreSelection.requireLasting(
-                                StoreSelection.named(stores, to, "--to"), "migrate --to"),
-                        wait);
+        StoreConfig targetConfig = targetConfig(wait);
         try (Store source = Stores.open(sourceConfig);
                 Store target = Stores.open(targetConfig)) {
             List<String> k = all ? new ArrayList<>(source.ranges().list().keySet()) : keys;
@@ -231,12 +241,7 @@ final class MigrateCommand implements Callable<Integer> {
         TableMigration.Layout layout =
                 fromLeaf != null ? TableMigration.Layout.LEAF : TableMigration.Layout.COSID;
         String url = Objects.requireNonNull(fromLeaf != null ? fromLeaf : fromCosIdJdbc);
-        StoreConfig targetConfig =
-                StoreSelection.withConnectWait(
-                        StoreSelection.requireLasting(
-                                StoreSelection.named(ConfigFiles.read(config), to, "--to"),
-                                "migrate --to"),
-                        StoreSelection.connectWait(connectWait, null));
+        StoreConfig targetConfig = targetConfig(StoreSelection.connectWait(connectWait, null));
         try (Connection source = DriverManager.getConnection(url);
                 Store target = Stores.open(targetConfig)) {
             Migration.Report report =
@@ -282,12 +287,7 @@ final class MigrateCommand implements Callable<Integer> {
                         StoreSelection.duration("--cosid-guard-delay", guardDelay),
                         StoreSelection.duration("--quiet-for", quietFor));
         Duration wait = StoreSelection.connectWait(connectWait, null);
-        StoreConfig targetConfig =
-                StoreSelection.withConnectWait(
-                        StoreSelection.requireLasting(
-                                StoreSelection.named(ConfigFiles.read(config), to, "--to"),
-                                "migrate --to"),
-                        wait);
+        StoreConfig targetConfig = targetConfig(wait);
         try (CosIdZooKeeper cosId =
                         CosIdZooKeeper.connect(Objects.requireNonNull(fromCosId), wait);
                 Store target = Stores.open(targetConfig)) {
@@ -324,6 +324,34 @@ final class MigrateCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
+    }
+
+    /**
+     * The target: the store {@code --to} names in {@code --config}, or the database {@code
+     * --jdbc-url} names (with {@code --table-prefix}), as the other commands take it.
+     */
+    private StoreConfig targetConfig(Duration wait) {
+        if (jdbcUrl != null) {
+            if (to != null) {
+                throw new IllegalArgumentException(
+                        "--to and --jdbc-url both name the target: use one of them");
+            }
+            StoreConfig c =
+                    StoreConfig.of(StoreSelection.TOOL_STORE, "jdbc").withOption("url", jdbcUrl);
+            return tablePrefix == null ? c : c.withOption("tablePrefix", tablePrefix);
+        }
+        if (tablePrefix != null) {
+            throw new IllegalArgumentException(
+                    "--table-prefix goes with --jdbc-url; with --config set it in the file");
+        }
+        if (to == null || config == null) {
+            throw new IllegalArgumentException(
+                    "name the target: --config FILE --to STORE, or --jdbc-url URL");
+        }
+        return StoreSelection.withConnectWait(
+                StoreSelection.requireLasting(
+                        StoreSelection.named(ConfigFiles.read(config), to, "--to"), "migrate --to"),
+                wait);
     }
 
     /**
@@ -379,6 +407,24 @@ final class MigrateCommand implements Callable<Integer> {
         }
     }
 
+    /** The source as the report names it, without a password a URL may carry. */
+    private String sourceName() {
+        if (from != null) {
+            return from;
+        }
+        if (fromCosId != null) {
+            return "CosId's ZooKeeper at " + fromCosId + cosIdRoot;
+        }
+        TableMigration.Layout layout =
+                fromLeaf != null ? TableMigration.Layout.LEAF : TableMigration.Layout.COSID;
+        return layout.whose
+                + " table "
+                + (sourceTable == null ? layout.table : sourceTable)
+                + " at "
+                + Urls.withoutSecrets(
+                        Objects.requireNonNull(fromLeaf != null ? fromLeaf : fromCosIdJdbc));
+    }
+
     private void print(Migration.Report report) {
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {
@@ -388,9 +434,9 @@ final class MigrateCommand implements Callable<Integer> {
         out.println(
                 (dryRun ? "dry run: " : "")
                         + "migrate "
-                        + (from != null ? from : "CosId at " + fromCosId + cosIdRoot)
+                        + sourceName()
                         + " -> "
-                        + to);
+                        + (to != null ? to : Urls.withoutSecrets(Objects.requireNonNull(jdbcUrl))));
         Table keysTable =
                 new Table("KEY", "SOURCE-FINAL", "TARGET-BEFORE", "TARGET-AFTER", "ACTIONS");
         report.keys()

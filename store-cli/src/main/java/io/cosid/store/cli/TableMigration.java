@@ -55,8 +55,12 @@ final class TableMigration {
 
     /**
      * A row: its maximum, and whether a migration sealed it already (renamed with {@link #SEALED}).
+     *
+     * @param max the maximum; meaningful only when {@code known}
+     * @param sealed whether a migration renamed it
+     * @param known whether the maximum column holds a value (not NULL)
      */
-    record Row(long max, boolean sealed) {}
+    record Row(long max, boolean sealed, boolean known) {}
 
     private TableMigration() {}
 
@@ -85,16 +89,31 @@ final class TableMigration {
         for (String key : chosen) {
             check(layout, rows, key, target, blockers);
         }
+        List<String> toSeal =
+                seal
+                        ? chosen.stream()
+                                .filter(k -> !Objects.requireNonNull(rows.get(k)).sealed())
+                                .toList()
+                        : List.of();
+        SourceSeal.checkNames(source, layout, table, toSeal, blockers);
         TargetSteps.refuseIfBlocked(blockers, dryRun);
         TargetSteps steps = new TargetSteps(target, dryRun);
+        // every row renamed in one transaction, before the target is written: all or none
+        Map<String, Long> sealed = SourceSeal.sealAll(source, layout, table, toSeal, steps);
+        int advanced = 0;
         for (String key : chosen) {
             List<String> actions = new ArrayList<>();
-            Row row = Objects.requireNonNull(rows.get(key));
-            long max = row.max();
-            if (seal && !row.sealed()) {
-                max = sealRow(source, layout, table, key, steps, actions);
+            long max = Objects.requireNonNull(rows.get(key)).max();
+            if (toSeal.contains(key)) {
+                actions.add(steps.said("sealed source row as " + key + SEALED, "seal source row"));
+                max = sealed.getOrDefault(key, max);
             }
-            steps.advanceKey(key, max, actions);
+            try {
+                steps.advanceKey(key, max, actions);
+                advanced++;
+            } catch (RuntimeException e) {
+                throw stopped(layout, key, toSeal, steps, advanced, e);
+            }
         }
         if (!seal && !dryRun) {
             Map<String, Row> after = read(source, layout, table);
@@ -133,8 +152,20 @@ final class TableMigration {
                     layout.whose + " row " + key + " cannot be a range key: " + e.getMessage());
             return;
         }
+        Row row = Objects.requireNonNull(rows.get(key));
+        if (!row.known()) {
+            blockers.add(
+                    layout.whose
+                            + " row "
+                            + key
+                            + " has "
+                            + layout.max
+                            + " NULL: nothing tells what its generator handed out; set it to at"
+                            + " least the highest ID handed out, or leave the row out (--keys)");
+            return;
+        }
         Optional<RangeState> tgt = target.ranges().peek(key);
-        long max = Objects.requireNonNull(rows.get(key)).max();
+        long max = row.max();
         if (tgt.isPresent() && tgt.get().sealed() && tgt.get().next() < max) {
             blockers.add(
                     "range key "
@@ -149,36 +180,34 @@ final class TableMigration {
     }
 
     /**
-     * Renames the row so that its generator draws no more, then reads its final maximum. A row
-     * sealed by an earlier run keeps its name and maximum.
+     * The failure of a target write after the source rows were sealed: says what changed (the rows
+     * renamed, the keys advanced before it) and how to go on.
      */
-    private static long sealRow(
-            Connection source,
+    private static ExitCodes.Refused stopped(
             Layout layout,
-            String table,
             String key,
+            List<String> sealed,
             TargetSteps steps,
-            List<String> actions)
-            throws SQLException {
-        if (!steps.dryRun()) {
-            try (PreparedStatement s =
-                    source.prepareStatement(
-                            "UPDATE "
-                                    + table
-                                    + " SET "
-                                    + layout.name
-                                    + " = ? WHERE "
-                                    + layout.name
-                                    + " = ?")) {
-                s.setString(1, key + SEALED);
-                s.setString(2, key);
-                s.executeUpdate();
-            }
-            steps.countChange();
-        }
-        actions.add(steps.said("sealed source row as " + key + SEALED, "seal source row"));
-        Row row = read(source, layout, table).get(key);
-        return row == null ? 0 : row.max();
+            int advanced,
+            RuntimeException e) {
+        return new ExitCodes.Refused(
+                ExitCodes.FAILED,
+                "the target refused range key "
+                        + key
+                        + ": "
+                        + ExitCodes.describe(e)
+                        + ". Changed before it: "
+                        + (steps.dryRun() || sealed.isEmpty()
+                                ? "no source row"
+                                : sealed.size()
+                                        + " "
+                                        + layout.whose
+                                        + " row(s) renamed to <name>"
+                                        + SEALED)
+                        + ", "
+                        + advanced
+                        + " key(s) advanced on the target. Run the migration again once the"
+                        + " target is fixed: sealed rows keep their final maximum");
     }
 
     /**
@@ -201,12 +230,14 @@ final class TableMigration {
                 ResultSet r = s.executeQuery()) {
             while (r.next()) {
                 String name = r.getString(1);
+                long max = r.getLong(2);
+                boolean known = !r.wasNull();
                 if (name.endsWith(SEALED)) {
                     rows.putIfAbsent(
                             name.substring(0, name.length() - SEALED.length()),
-                            new Row(r.getLong(2), true));
+                            new Row(max, true, known));
                 } else {
-                    rows.put(name, new Row(r.getLong(2), false));
+                    rows.put(name, new Row(max, false, known));
                 }
             }
         }

@@ -139,6 +139,85 @@ class TableMigrationTest {
         }
     }
 
+    @Test
+    @DisplayName(
+            "--seal-source with a tag too long for the renamed name is refused before any row is"
+                    + " renamed or anything written, naming the tag and the column's size")
+    void sealLongTag() throws Exception {
+        String longTag = "t".repeat(124);
+        sql(
+                MARIADB.jdbcUrl(),
+                "INSERT INTO leaf_alloc_"
+                        + id
+                        + " (biz_tag, max_id, step) VALUES ('"
+                        + longTag
+                        + "', 7, 10)");
+        Cli.Result r = migrateLeafTable("--all", "--seal-source");
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err())
+                .contains("row " + longTag + " cannot be sealed: biz_tag holds at most 128")
+                .contains("Nothing was written");
+        try (Connection c = DriverManager.getConnection(MARIADB.jdbcUrl());
+                Statement s = c.createStatement()) {
+            assertThat(s.executeUpdate(leafDraw("orders")))
+                    .as("no row was renamed: Leaf still draws")
+                    .isOne();
+        }
+        try (Store pg = open()) {
+            assertThat(pg.ranges().list()).isEmpty();
+        }
+    }
+
+    @Test
+    @DisplayName("a row whose max_id is NULL is refused by name; nothing is guessed or written")
+    void nullMaximum() throws Exception {
+        sql(
+                MARIADB.jdbcUrl(),
+                "ALTER TABLE leaf_alloc_" + id + " MODIFY max_id bigint(20) NULL",
+                "INSERT INTO leaf_alloc_"
+                        + id
+                        + " (biz_tag, max_id, step) VALUES ('nulls', NULL, 1)");
+        Cli.Result r = migrateLeafTable("--all");
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err()).contains("Leaf's row nulls has max_id NULL");
+        try (Store pg = open()) {
+            assertThat(pg.ranges().list()).isEmpty();
+        }
+        Cli.Result others = migrateLeafTable("--keys", "orders,users");
+        assertThat(others.code()).as(others.toString()).isZero();
+    }
+
+    @Test
+    @DisplayName(
+            "the report names the source table and its database without the password; --jdbc-url"
+                    + " names the target as the other commands take it")
+    void reportAndJdbcUrl() {
+        open().close(); // creates the target's tables (schema: create in the file)
+        String url = POSTGRES.jdbcUrl() + "&password=s3cret"; // trust: the password is unused
+        Cli.Result r =
+                Cli.run(
+                        "migrate",
+                        "--from-cosid-jdbc",
+                        url,
+                        "--source-table",
+                        "cosid_" + id,
+                        "--all",
+                        "--jdbc-url",
+                        POSTGRES.jdbcUrl(),
+                        "--table-prefix",
+                        "t" + id + "_");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out())
+                .contains("migrate CosId's table cosid_" + id + " at ")
+                .contains("password=***")
+                .doesNotContain("s3cret")
+                .doesNotContain("null");
+        try (Store pg = open()) {
+            assertThat(pg.ranges().peek("order_service.order"))
+                    .contains(new RangeState(3000, false));
+        }
+    }
+
     /** migrate from this test's Leaf table on MariaDB, with {@code more} arguments. */
     private Cli.Result migrateLeafTable(String... more) {
         return migrate(

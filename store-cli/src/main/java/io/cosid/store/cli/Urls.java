@@ -1,0 +1,20 @@
+package io.cosid.store.cli;
+
+import java.util.regex.Pattern;
+
+/** JDBC URLs as the tool prints them: with any password replaced. */
+final class Urls {
+
+    private static final Pattern PASSWORD =
+            Pattern.compile("((?:[?&;]|^)password=)[^&;]*", Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]*:)[^/@]*@");
+
+    private Urls() {}
+
+    /** {@code url} with a {@code password=} parameter and a {@code user:password@} part hidden. */
+    static String withoutSecrets(String url) {
+        String hidden = PASSWORD.matcher(url).replaceAll("$1***");
+        return USER_INFO.matcher(hidden).replaceAll("$1***@");
+    }
+}
