@@ -73,6 +73,11 @@ public final class JdbcStores {
         if (options.password() != null) {
             credentials.setProperty("password", options.password());
         }
+        if (url.startsWith("jdbc:postgresql:") && !url.contains("assumeMinServerVersion")) {
+            // PostgreSQL's driver otherwise sends a SET of application_name after every
+            // handshake: a round trip per new connection, which a fleet starting together pays
+            credentials.setProperty("assumeMinServerVersion", "14");
+        }
         return new ConnectionPool(url, credentials, options.poolSize(), config.timeout());
     }
 

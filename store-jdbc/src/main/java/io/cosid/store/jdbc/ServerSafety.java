@@ -29,37 +29,50 @@ final class ServerSafety {
      */
     record Report(List<String> refusals, List<String> warnings) {}
 
-    /** Reads the server's settings on {@code connection}. */
+    /**
+     * Reads the server's settings on {@code connection}, all in one statement (a fleet opens many
+     * stores at once).
+     */
     static Report check(Connection connection) throws SQLException {
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
-        try (Statement s = connection.createStatement()) {
-            if (bool(s, "SELECT pg_is_in_recovery()")) {
+        try (Statement s = connection.createStatement();
+                ResultSet r =
+                        s.executeQuery(
+                                "SELECT pg_is_in_recovery(), current_setting('fsync'),"
+                                        + " current_setting('synchronous_commit'),"
+                                        + " current_setting('full_page_writes'),"
+                                        + " current_setting('synchronous_standby_names'),"
+                                        // the WAL senders alone: pg_stat_replication joins every
+                                        // backend's activity, milliseconds with many connections
+                                        + " (SELECT count(*) FROM pg_stat_get_wal_senders())")) {
+            r.next();
+            if (r.getBoolean(1)) {
                 refusals.add(
                         "the server is a standby in recovery (pg_is_in_recovery() is true): it"
                                 + " cannot take writes, and what it shows may lag the primary;"
                                 + " point the store at the primary");
             }
-            if (setting(s, "fsync").equals("off")) {
+            if (word(r, 2).equals("off")) {
                 refusals.add(
                         "fsync is off: a crash can lose committed writes, and a counter could"
                                 + " come back lower; set fsync = on");
             }
-            if (setting(s, "synchronous_commit").equals("off")) {
+            String commit = word(r, 3);
+            if (commit.equals("off")) {
                 refusals.add(
                         "synchronous_commit is off: a crash can lose writes the server already"
                                 + " acknowledged, and hand their values out again; set"
                                 + " synchronous_commit = on (at least for the store's role)");
             }
-            if (setting(s, "full_page_writes").equals("off")) {
+            if (word(r, 4).equals("off")) {
                 refusals.add(
                         "full_page_writes is off: a crash in the middle of a page write can leave"
                                 + " a torn page that replay cannot repair, and a counter's row with"
                                 + " it; set full_page_writes = on");
             }
-            String commit = setting(s, "synchronous_commit");
-            boolean named = !setting(s, "synchronous_standby_names").isEmpty();
-            if (count(s, "SELECT count(*) FROM pg_stat_replication") > 0 && !named) {
+            boolean named = !word(r, 5).isEmpty();
+            if (r.getLong(6) > 0 && !named) {
                 warnings.add(
                         "the server has standbys but synchronous_standby_names is empty: they are"
                                 + " asynchronous, and promoting one can lose acknowledged writes;"
@@ -100,18 +113,23 @@ final class ServerSafety {
     private static Report checkMySql(Connection connection) throws SQLException {
         List<String> refusals = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
-        try (Statement s = connection.createStatement()) {
-            if (count(s, "SELECT @@read_only") != 0) {
+        try (Statement s = connection.createStatement();
+                ResultSet r =
+                        s.executeQuery(
+                                "SELECT @@read_only, @@innodb_flush_log_at_trx_commit, @@log_bin,"
+                                        + " @@sync_binlog")) {
+            r.next();
+            if (r.getLong(1) != 0) {
                 refusals.add(
                         "the server is read-only (read_only = ON), as a replica is: point the"
                                 + " store at the primary");
             }
-            if (count(s, "SELECT @@innodb_flush_log_at_trx_commit") != 1) {
+            if (r.getLong(2) != 1) {
                 refusals.add(
                         "innodb_flush_log_at_trx_commit is not 1: a crash can lose committed"
                                 + " writes, and a counter could come back lower; set it to 1");
             }
-            if (count(s, "SELECT @@log_bin") != 0 && count(s, "SELECT @@sync_binlog") != 1) {
+            if (r.getLong(3) != 0 && r.getLong(4) != 1) {
                 warnings.add(
                         "the binary log is on but sync_binlog is not 1: a replica promoted after"
                                 + " a crash may lack acknowledged writes; a store then refuses"
@@ -123,24 +141,9 @@ final class ServerSafety {
         return new Report(List.copyOf(refusals), List.copyOf(warnings));
     }
 
-    private static String setting(Statement s, String name) throws SQLException {
-        try (ResultSet r = s.executeQuery("SELECT current_setting('" + name + "')")) {
-            r.next();
-            return r.getString(1).trim().toLowerCase(Locale.ROOT);
-        }
-    }
-
-    private static boolean bool(Statement s, String sql) throws SQLException {
-        try (ResultSet r = s.executeQuery(sql)) {
-            r.next();
-            return r.getBoolean(1);
-        }
-    }
-
-    private static long count(Statement s, String sql) throws SQLException {
-        try (ResultSet r = s.executeQuery(sql)) {
-            r.next();
-            return r.getLong(1);
-        }
+    /** Column {@code i} as a lower-case word, trimmed. */
+    private static String word(ResultSet r, int i) throws SQLException {
+        String v = r.getString(i);
+        return v == null ? "" : v.trim().toLowerCase(Locale.ROOT);
     }
 }

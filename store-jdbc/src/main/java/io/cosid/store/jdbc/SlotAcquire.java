@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +35,7 @@ import org.jspecify.annotations.Nullable;
 final class SlotAcquire {
 
     /** What an acquire needs to know before it chooses. */
-    private record View(Namespace namespace, List<Integer> owned, Instant now, long rows) {}
+    private record View(Namespace namespace, List<Integer> owned, Instant now) {}
 
     /** The term an acquire wrote, not yet committed. */
     record Started(SlotLease lease, SlotState state) {}
@@ -65,11 +66,10 @@ final class SlotAcquire {
         List<Integer> first = SlotChoiceOrder.firstChoices(ns, view.owned(), preferred);
         Map<Integer, SlotState> free = new LinkedHashMap<>();
         SortedSet<Integer> lowest = new TreeSet<>();
-        lockCandidates(session, ns, first, view.now(), since, free, lowest);
-        List<Integer> absent = view.rows() < ns.limit() ? missing(session, ns) : List.of();
+        Set<Integer> absent = new TreeSet<>();
+        lockCandidates(session, ns, first, view.now(), since, free, lowest, absent);
         for (int slot : absent) {
             free.putIfAbsent(slot, marks.missing(namespace, slot, since));
-            lowest.add(slot);
         }
         int slot = choose(ns, first, free, lowest);
         boolean exists = !absent.contains(slot);
@@ -151,14 +151,18 @@ final class SlotAcquire {
                                 ? List.of()
                                 : NamespaceRows.ownerIndex(
                                         tables.whereOwner(namespace, ownerKey), index);
-                return new View(ns, owned, Instant.ofEpochMilli(r.getLong(4)), r.getLong(5));
+                return new View(ns, owned, Instant.ofEpochMilli(r.getLong(4)));
             }
         }
     }
 
     /**
      * Locks the free ones among the first choices and the lowest free slot; reads the slots this
-     * store saw, checking every row read against what the store saw before.
+     * store saw and the first choices, checking every row read against what the store saw before.
+     * Adds to {@code absent} the slots whose rows are missing (deleted by hand): first choices and
+     * slots this store saw that the unlocked read did not find, and, only when part 2 shows rows
+     * missing below the lowest free one or finds none, the namespace's missing rows (a read of
+     * every slot number, so not on every acquire).
      */
     private void lockCandidates(
             Session session,
@@ -167,22 +171,26 @@ final class SlotAcquire {
             Instant now,
             long since,
             Map<Integer, SlotState> free,
-            SortedSet<Integer> lowest)
+            SortedSet<Integer> lowest,
+            Set<Integer> absent)
             throws SQLException {
         String namespace = ns.name();
-        List<Integer> marked = marks.of(namespace, ns.limit());
-        try (PreparedStatement s =
-                session.prepare(tables.candidates(first.size(), marked.size()))) {
+        Set<Integer> read = new TreeSet<>(marks.of(namespace, ns.limit()));
+        read.addAll(first);
+        Set<Integer> found = new TreeSet<>();
+        boolean rowsMissing = true; // until part 2 finds a free slot with every row below it
+        try (PreparedStatement s = session.prepare(tables.candidates(first.size(), read.size()))) {
             int i = 1;
             s.setString(i++, namespace);
             for (int slot : first) {
                 s.setInt(i++, slot);
             }
             s.setString(i++, namespace);
+            s.setString(i++, namespace);
             s.setInt(i++, ns.limit());
             s.setLong(i++, now.toEpochMilli());
             s.setString(i++, namespace);
-            for (int slot : marked) {
+            for (int slot : read) {
                 s.setInt(i++, slot);
             }
             try (ResultSet r = s.executeQuery()) {
@@ -193,13 +201,27 @@ final class SlotAcquire {
                     SlotState state =
                             SlotRows.read(r, 3, where).requireSure(where, tables.dialect).state();
                     marks.read(namespace, slot, state, since);
-                    if (part < 3 && state.isFreeAt(now)) {
+                    if (part == 3) {
+                        found.add(slot);
+                    } else if (state.isFreeAt(now)) {
                         free.putIfAbsent(slot, state);
                         if (part == 2) {
                             lowest.add(slot);
+                            rowsMissing = r.getLong(3 + SlotRows.SELECTED) < slot;
                         }
                     }
                 }
+            }
+        }
+        for (int slot : read) {
+            if (!found.contains(slot)) {
+                absent.add(slot);
+            }
+        }
+        if (rowsMissing) {
+            for (int slot : missing(session, ns)) {
+                absent.add(slot);
+                lowest.add(slot);
             }
         }
     }

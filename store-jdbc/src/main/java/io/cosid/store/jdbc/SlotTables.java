@@ -146,16 +146,11 @@ final class SlotTables {
                 + dialect.replacing("namespace, owner_key", "slots");
     }
 
-    /**
-     * The namespace, the owner's index, the store's now and how many of the namespace's slot rows
-     * exist (fewer than the limit only when rows were deleted by hand).
-     */
+    /** The namespace, the owner's index and the store's now. */
     private static String acquireView(TableNames names, Dialect dialect) {
         return "SELECT n.slot_limit, n.tolerance_ms, o.slots, "
                 + dialect.now()
-                + ", (SELECT count(*) FROM "
-                + names.slots()
-                + " s WHERE s.namespace = n.name AND s.slot >= 0 AND s.slot < n.slot_limit) FROM "
+                + " FROM "
                 + names.namespaces()
                 + " n LEFT JOIN "
                 + names.owners()
@@ -164,32 +159,37 @@ final class SlotTables {
 
     /**
      * Part 1: the {@code first} first choices, locked unless another transaction holds them; part
-     * 2: the lowest free slot nobody else has locked; part 3: the {@code marked} slots this store
-     * saw, read without a lock, to check them against what it saw. Parameters: namespace, the first
-     * choices; namespace, limit, now; namespace, the marked slots.
+     * 2: the lowest free slot nobody else has locked, with how many rows exist below it (fewer than
+     * its number only when rows were deleted by hand); part 3: the {@code read} slots (those this
+     * store saw and the first choices), read without a lock, to check them against what the store
+     * saw and to tell a missing row from a locked one. The last column is part 2's count (0
+     * elsewhere). Parameters: namespace, the first choices; namespace, namespace, limit, now;
+     * namespace, the read slots.
      */
-    String candidates(int first, int marked) {
+    String candidates(int first, int read) {
         String select =
                 "SELECT slot, "
                         + SlotRows.select(dialect)
                         + " FROM "
                         + names.slots()
                         + " WHERE namespace = ? AND ";
-        return "SELECT 1 AS part, c.* FROM ("
+        return "SELECT 1 AS part, c.*, 0 AS below FROM ("
                 + select
                 + "slot IN ("
                 + placeholders(first)
                 + ") FOR UPDATE SKIP LOCKED) c"
-                + " UNION ALL SELECT 2, f.* FROM ("
+                + " UNION ALL SELECT 2, f.*, (SELECT count(*) FROM "
+                + names.slots()
+                + " b WHERE b.namespace = ? AND b.slot >= 0 AND b.slot < f.slot) FROM ("
                 + select
                 + "slot >= 0 AND slot < ? AND (owner_key = '' OR released"
                 + " OR expires_ms <= ?) AND fence < "
                 + MAX_FENCE
                 + " ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED) f"
-                + " UNION ALL SELECT 3, m.* FROM ("
+                + " UNION ALL SELECT 3, m.*, 0 FROM ("
                 + select
                 + "slot IN ("
-                + placeholders(marked)
+                + placeholders(read)
                 + ")) m";
     }
 
