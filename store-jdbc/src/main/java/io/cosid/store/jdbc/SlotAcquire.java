@@ -159,10 +159,11 @@ final class SlotAcquire {
     /**
      * Locks the free ones among the first choices and the lowest free slot; reads the slots this
      * store saw and the first choices, checking every row read against what the store saw before.
-     * Adds to {@code absent} the slots whose rows are missing (deleted by hand): first choices and
-     * slots this store saw that the unlocked read did not find, and, only when part 2 shows rows
-     * missing below the lowest free one or finds none, the namespace's missing rows (a read of
-     * every slot number, so not on every acquire).
+     * Adds to {@code absent} the slots whose rows are missing (deleted by hand, as a namespace
+     * creates every row at {@code define}): first choices and slots this store saw that the
+     * unlocked read did not find, and, only when no existing row is free, every missing row of the
+     * namespace (a read of every slot number, so not on every acquire: a row deleted by hand is
+     * taken when preferred or owned, or once no other slot is free; store-jdbc/README.md).
      */
     private void lockCandidates(
             Session session,
@@ -178,14 +179,13 @@ final class SlotAcquire {
         Set<Integer> read = new TreeSet<>(marks.of(namespace, ns.limit()));
         read.addAll(first);
         Set<Integer> found = new TreeSet<>();
-        boolean rowsMissing = true; // until part 2 finds a free slot with every row below it
+        boolean noneFree = true;
         try (PreparedStatement s = session.prepare(tables.candidates(first.size(), read.size()))) {
             int i = 1;
             s.setString(i++, namespace);
             for (int slot : first) {
                 s.setInt(i++, slot);
             }
-            s.setString(i++, namespace);
             s.setString(i++, namespace);
             s.setInt(i++, ns.limit());
             s.setLong(i++, now.toEpochMilli());
@@ -207,7 +207,7 @@ final class SlotAcquire {
                         free.putIfAbsent(slot, state);
                         if (part == 2) {
                             lowest.add(slot);
-                            rowsMissing = r.getLong(3 + SlotRows.SELECTED) < slot;
+                            noneFree = false;
                         }
                     }
                 }
@@ -218,7 +218,7 @@ final class SlotAcquire {
                 absent.add(slot);
             }
         }
-        if (rowsMissing) {
+        if (noneFree) {
             for (int slot : missing(session, ns)) {
                 absent.add(slot);
                 lowest.add(slot);

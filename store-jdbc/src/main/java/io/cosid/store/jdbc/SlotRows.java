@@ -33,11 +33,6 @@ final class SlotRows {
     /** How many parameters {@link #bind} sets. */
     static final int COUNT = 12;
 
-    /**
-     * How many columns {@link #select} lists: the state's, the provenance's two, the origin now.
-     */
-    static final int SELECTED = COUNT + 3;
-
     private SlotRows() {}
 
     /**

@@ -159,12 +159,10 @@ final class SlotTables {
 
     /**
      * Part 1: the {@code first} first choices, locked unless another transaction holds them; part
-     * 2: the lowest free slot nobody else has locked, with how many rows exist below it (fewer than
-     * its number only when rows were deleted by hand); part 3: the {@code read} slots (those this
+     * 2: the lowest free slot nobody else has locked; part 3: the {@code read} slots (those this
      * store saw and the first choices), read without a lock, to check them against what the store
-     * saw and to tell a missing row from a locked one. The last column is part 2's count (0
-     * elsewhere). Parameters: namespace, the first choices; namespace, namespace, limit, now;
-     * namespace, the read slots.
+     * saw and to tell a missing row from a locked one. Parameters: namespace, the first choices;
+     * namespace, limit, now; namespace, the read slots.
      */
     String candidates(int first, int read) {
         String select =
@@ -173,20 +171,18 @@ final class SlotTables {
                         + " FROM "
                         + names.slots()
                         + " WHERE namespace = ? AND ";
-        return "SELECT 1 AS part, c.*, 0 AS below FROM ("
+        return "SELECT 1 AS part, c.* FROM ("
                 + select
                 + "slot IN ("
                 + placeholders(first)
                 + ") FOR UPDATE SKIP LOCKED) c"
-                + " UNION ALL SELECT 2, f.*, (SELECT count(*) FROM "
-                + names.slots()
-                + " b WHERE b.namespace = ? AND b.slot >= 0 AND b.slot < f.slot) FROM ("
+                + " UNION ALL SELECT 2, f.* FROM ("
                 + select
                 + "slot >= 0 AND slot < ? AND (owner_key = '' OR released"
                 + " OR expires_ms <= ?) AND fence < "
                 + MAX_FENCE
                 + " ORDER BY slot LIMIT 1 FOR UPDATE SKIP LOCKED) f"
-                + " UNION ALL SELECT 3, m.*, 0 FROM ("
+                + " UNION ALL SELECT 3, m.* FROM ("
                 + select
                 + "slot IN ("
                 + placeholders(read)
