@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs each operation of a JDBC store on a connection of its own, never the caller's transaction:
  * in autocommit (one statement is one transaction) or as one transaction it commits itself, within
- * the store's timeout, turning the driver's failures into the store's exceptions. A commit whose
- * reply never came is an {@link UnknownOutcome}: the transaction may or may not have landed.
+ * the store's timeout, waiting for a connection included ({@link BoundedBorrow}), turning the
+ * driver's failures into the store's exceptions. A commit whose reply never came is an {@link
+ * UnknownOutcome}: the transaction may or may not have landed.
  */
 final class JdbcCalls {
 
@@ -44,14 +45,14 @@ final class JdbcCalls {
         }
     }
 
-    private final DataSource dataSource;
+    private final BoundedBorrow connections;
     private final String storeName;
     private final Duration timeout;
     private volatile boolean closed;
     private volatile @Nullable DatabaseIdentity identity;
 
     JdbcCalls(DataSource dataSource, String storeName, Duration timeout) {
-        this.dataSource = dataSource;
+        this.connections = new BoundedBorrow(dataSource, storeName);
         this.storeName = storeName;
         this.timeout = timeout;
     }
@@ -102,6 +103,7 @@ final class JdbcCalls {
     /** Refuses every later call. */
     void close() {
         closed = true;
+        connections.close();
     }
 
     private <T> T run(String operation, boolean autocommit, long deadline, Work<T> work) {
@@ -114,7 +116,7 @@ final class JdbcCalls {
         }
         Connection c;
         try {
-            c = dataSource.getConnection();
+            c = connections.borrow(deadline, timeout);
         } catch (SQLException e) {
             throw failed(operation, deadline, e);
         }

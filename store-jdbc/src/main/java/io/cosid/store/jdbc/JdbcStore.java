@@ -18,6 +18,7 @@ final class JdbcStore implements Store {
     private final JdbcRangeStore ranges;
     private final JdbcSlotLeaseStore slots;
     private final AutoCloseable owned;
+    private final JdbcCalls settling;
 
     /**
      * @param owned what closing the store closes besides (a pool it built); a no-op for the
@@ -33,6 +34,7 @@ final class JdbcStore implements Store {
             AutoCloseable owned) {
         this.name = name;
         this.calls = calls;
+        this.settling = settling;
         this.names = names;
         this.owned = owned;
         this.settlements = new Settlements(name, calls.timeout());
@@ -91,6 +93,7 @@ final class JdbcStore implements Store {
     public void close() {
         calls.close();
         settlements.close();
+        settling.close();
         try {
             owned.close();
         } catch (Exception e) {

@@ -1,19 +1,26 @@
 package io.cosid.store.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.cosid.store.RangeState;
 import io.cosid.store.Store;
+import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.jdbc.harness.PostgresExtension;
+import java.sql.Connection;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -25,6 +32,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * DataSource} bean (Boot's HikariCP pool), never inside the application's transactions.
  */
 @DisplayName("Spring Boot with a JDBC store (PostgreSQL)")
+@ExtendWith(OutputCaptureExtension.class)
 class JdbcStarterTest {
 
     @RegisterExtension static final PostgresExtension SERVER = PostgresExtension.newest();
@@ -117,5 +125,39 @@ class JdbcStarterTest {
         TransactionTemplate transactionTemplate() {
             return new TransactionTemplate(new DataSourceTransactionManager(target));
         }
+    }
+
+    @Test
+    @DisplayName(
+            "the application's HikariCP pool lends no connection (its only one is taken): a store"
+                    + " call ends within the store's timeout, not the pool's 30 s, and goes on once"
+                    + " one is free; the pool's longer wait is warned of at start")
+    void poolLendsNothing(CapturedOutput output) {
+        runner.withPropertyValues(
+                        "spring.datasource.url=" + SERVER.jdbcUrl(),
+                        "spring.datasource.hikari.maximum-pool-size=1",
+                        "cosid.stores.main.timeout=2s")
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            Store store = context.getBean(Store.class);
+                            long first = store.ranges().acquire("held", 10).end();
+                            assertThat(output)
+                                    .contains("whose connection timeout is 30000 ms, longer");
+                            Connection taken = context.getBean(DataSource.class).getConnection();
+                            long start = System.nanoTime();
+                            try {
+                                assertThatThrownBy(() -> store.ranges().acquire("held", 1))
+                                        .isInstanceOf(StoreTimeoutException.class)
+                                        .hasMessageContaining("2s");
+                                assertThat(Duration.ofNanos(System.nanoTime() - start))
+                                        .as("the store's 2 s, not HikariCP's 30 s")
+                                        .isLessThan(Duration.ofSeconds(15));
+                            } finally {
+                                taken.close();
+                            }
+                            assertThat(store.ranges().acquire("held", 1).start())
+                                    .isGreaterThanOrEqualTo(first);
+                        });
     }
 }

@@ -1,0 +1,106 @@
+package io.cosid.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Borrows a connection within an operation's budget from any data source. An application's pool
+ * waits by its own settings (HikariCP's {@code connectionTimeout} is 30 s by default, and it checks
+ * a connection with the server before lending it, which a hung server never answers): its {@code
+ * getConnection} runs on a thread of this store's while the caller waits at most the budget, and a
+ * connection that comes too late goes back to its pool. The store's own pool bounds its waits
+ * itself, so it is called directly.
+ */
+final class BoundedBorrow implements AutoCloseable {
+
+    private final DataSource dataSource;
+    private final @Nullable ExecutorService borrowing;
+
+    BoundedBorrow(DataSource dataSource, String storeName) {
+        this.dataSource = dataSource;
+        this.borrowing =
+                dataSource instanceof ConnectionPool
+                        ? null
+                        : Executors.newCachedThreadPool(
+                                r -> {
+                                    Thread t =
+                                            new Thread(r, "cosid-store-jdbc-borrow-" + storeName);
+                                    t.setDaemon(true);
+                                    return t;
+                                });
+    }
+
+    /**
+     * A connection, or a failure once {@code deadlineNanos} passed.
+     *
+     * @param budget the store's timeout, as messages name it
+     * @throws SQLTransientConnectionException if none came within the budget
+     */
+    Connection borrow(long deadlineNanos, Duration budget) throws SQLException {
+        ExecutorService threads = borrowing;
+        if (threads == null) {
+            return dataSource.getConnection();
+        }
+        CompletableFuture<Connection> borrowed =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return dataSource.getConnection();
+                            } catch (SQLException e) {
+                                throw new CompletionException(e);
+                            }
+                        },
+                        threads);
+        try {
+            return borrowed.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            var unused = borrowed.thenAccept(BoundedBorrow::giveBack);
+            throw new SQLTransientConnectionException(
+                    "the data source lent no connection within the store's timeout of "
+                            + budget
+                            + " (a pool waits by its own connection timeout: keep it no longer"
+                            + " than the store's)",
+                    e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            var unused = borrowed.thenAccept(BoundedBorrow::giveBack);
+            throw new SQLTransientConnectionException("interrupted waiting for a connection", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof CompletionException c && c.getCause() != null) {
+                cause = c.getCause();
+            }
+            if (cause instanceof SQLException sql) {
+                throw sql;
+            }
+            throw new SQLException("the data source failed: " + cause, cause);
+        }
+    }
+
+    private static void giveBack(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // it came too late; its pool drops it if it is broken
+        }
+    }
+
+    /** Ends the borrowing threads; a borrow under way still gives its connection back. */
+    @Override
+    public void close() {
+        if (borrowing != null) {
+            borrowing.shutdown();
+        }
+    }
+}
