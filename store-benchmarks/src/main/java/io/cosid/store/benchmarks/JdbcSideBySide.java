@@ -3,6 +3,7 @@ package io.cosid.store.benchmarks;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
+import io.cosid.store.jdbc.JdbcStores;
 import io.cosid.store.zookeeper.harness.DelayingProxy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -103,7 +104,12 @@ public final class JdbcSideBySide {
         DelayingProxy proxy = options.proxy();
         String via = options.via(proxy);
         List<Contender> contenders =
-                List.of(bare(via), ours(via), oursStatementAlone(via), threeRoundTrips(via));
+                List.of(
+                        bare(via),
+                        ours(via),
+                        oursOnDataSource(via),
+                        oursStatementAlone(via),
+                        threeRoundTrips(via));
         try {
             for (Contender c : contenders) {
                 run(c, warmup);
@@ -236,6 +242,26 @@ public final class JdbcSideBySide {
                 "cosid-store (guarded, one statement)",
                 () -> store.ranges().acquire("orders", STEP).end(),
                 store);
+    }
+
+    /**
+     * The store on an application's data source (one connection, handed out at once): each
+     * operation borrows its connection on a thread of the store's, to keep its budget whatever the
+     * pool's own wait; this contender shows what that hand-off costs.
+     */
+    private static Contender oursOnDataSource(String url) throws SQLException {
+        JdbcContention.OneConnection connection = new JdbcContention.OneConnection(url);
+        Store store =
+                JdbcStores.open(
+                        StoreConfig.of("bench-ds", "jdbc").withOption("tablePrefix", "bench_"),
+                        connection);
+        return new Contender(
+                "cosid-store on an application's data source",
+                () -> store.ranges().acquire("orders", STEP).end(),
+                () -> {
+                    store.close();
+                    connection.close();
+                });
     }
 
     /**

@@ -17,20 +17,22 @@ import org.jspecify.annotations.Nullable;
 /**
  * Borrows a connection within an operation's budget from any data source. An application's pool
  * waits by its own settings (HikariCP's {@code connectionTimeout} is 30 s by default, and it checks
- * a connection with the server before lending it, which a hung server never answers): its {@code
- * getConnection} runs on a thread of this store's while the caller waits at most the budget, and a
- * connection that comes too late goes back to its pool. The store's own pool bounds its waits
- * itself, so it is called directly.
+ * a connection with the server before lending it, which a hung server never answers): unless it
+ * promises to wait no longer than the store's timeout ({@link PoolWait}), its {@code getConnection}
+ * runs on a thread of this store's while the caller waits at most the budget, and a connection that
+ * comes too late goes back to its pool. That hand-off costs a thread switch each way per operation
+ * (docs/performance.md), which a pool whose connection timeout is at most the store's avoids: it is
+ * called directly, as is the store's own pool.
  */
 final class BoundedBorrow implements AutoCloseable {
 
     private final DataSource dataSource;
     private final @Nullable ExecutorService borrowing;
 
-    BoundedBorrow(DataSource dataSource, String storeName) {
+    BoundedBorrow(DataSource dataSource, String storeName, Duration timeout) {
         this.dataSource = dataSource;
         this.borrowing =
-                dataSource instanceof ConnectionPool
+                boundedByItself(dataSource, timeout)
                         ? null
                         : Executors.newCachedThreadPool(
                                 r -> {
@@ -39,6 +41,15 @@ final class BoundedBorrow implements AutoCloseable {
                                     t.setDaemon(true);
                                     return t;
                                 });
+    }
+
+    /** Whether {@code dataSource} waits at most {@code timeout} for a connection by itself. */
+    static boolean boundedByItself(DataSource dataSource, Duration timeout) {
+        if (dataSource instanceof ConnectionPool) {
+            return true;
+        }
+        Duration wait = PoolWait.of(dataSource);
+        return wait != null && wait.compareTo(timeout) <= 0;
     }
 
     /**

@@ -52,7 +52,7 @@ final class JdbcCalls {
     private volatile @Nullable DatabaseIdentity identity;
 
     JdbcCalls(DataSource dataSource, String storeName, Duration timeout) {
-        this.connections = new BoundedBorrow(dataSource, storeName);
+        this.connections = new BoundedBorrow(dataSource, storeName, timeout);
         this.storeName = storeName;
         this.timeout = timeout;
     }

@@ -7,6 +7,7 @@ import io.cosid.store.spi.ObservedStore;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Properties;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -47,7 +48,21 @@ public final class JdbcStores {
                     config.optionPath("url")
                             + " is set, but the store was given a data source: drop one of them");
         }
-        return open(config, options, unwrap(dataSource), StoreClock.server(), () -> {});
+        DataSource pool = unwrap(dataSource);
+        Duration wait = PoolWait.of(pool);
+        if (wait != null && wait.compareTo(config.timeout()) > 0) {
+            LOG.warn(
+                    "store '{}': its data source waits up to {} for a connection, longer than the"
+                            + " store's timeout of {}: each operation borrows on a thread of the"
+                            + " store's to end within its timeout, a thread switch each way; set"
+                            + " the pool's connection timeout (for HikariCP in Spring Boot"
+                            + " spring.datasource.hikari.connection-timeout) to at most the"
+                            + " store's timeout",
+                    config.name(),
+                    StoreConfig.formatDuration(wait),
+                    StoreConfig.formatDuration(config.timeout()));
+        }
+        return open(config, options, pool, StoreClock.server(), () -> {});
     }
 
     /** Opens a store on the pool its options describe. */

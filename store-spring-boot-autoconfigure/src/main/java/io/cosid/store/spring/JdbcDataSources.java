@@ -6,8 +6,6 @@ import io.cosid.store.jdbc.JdbcStores;
 import java.util.Arrays;
 import java.util.List;
 import javax.sql.DataSource;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -25,8 +23,6 @@ final class JdbcDataSources {
     private static final boolean PRESENT =
             ClassUtils.isPresent(
                     "io.cosid.store.jdbc.JdbcStores", JdbcDataSources.class.getClassLoader());
-
-    private static final Log LOG = LogFactory.getLog(JdbcDataSources.class);
 
     private JdbcDataSources() {}
 
@@ -52,42 +48,8 @@ final class JdbcDataSources {
         return primary.size() == 1 ? primary.get(0) : null;
     }
 
-    /**
-     * Opens a JDBC store on the data source bean {@code dataSource}; warns once when the pool waits
-     * longer for a connection than the store's timeout (the store still ends each operation within
-     * its timeout, but the pool's waits go on behind it).
-     */
+    /** Opens a JDBC store on the data source bean {@code dataSource}. */
     static Store open(StoreConfig config, String dataSource, BeanFactory beanFactory) {
-        DataSource pool = beanFactory.getBean(dataSource, DataSource.class);
-        Long wait = connectionTimeoutMillis(pool);
-        if (wait != null && wait > config.timeout().toMillis()) {
-            LOG.warn(
-                    "store '"
-                            + config.name()
-                            + "' runs on data source '"
-                            + dataSource
-                            + "', whose connection timeout is "
-                            + wait
-                            + " ms, longer than the store's timeout of "
-                            + StoreConfig.formatDuration(config.timeout())
-                            + ": a store operation still ends within its timeout, but the pool"
-                            + " keeps waiting behind it; set the pool's connection timeout (for"
-                            + " HikariCP spring.datasource.hikari.connection-timeout) to at most"
-                            + " the store's");
-        }
-        return JdbcStores.open(config, pool);
-    }
-
-    /**
-     * The pool's connection timeout in milliseconds, where it says (HikariCP's and most pools'
-     * {@code getConnectionTimeout()}); null otherwise.
-     */
-    static @Nullable Long connectionTimeoutMillis(DataSource pool) {
-        try {
-            Object value = pool.getClass().getMethod("getConnectionTimeout").invoke(pool);
-            return value instanceof Number n ? n.longValue() : null;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
+        return JdbcStores.open(config, beanFactory.getBean(dataSource, DataSource.class));
     }
 }

@@ -143,7 +143,9 @@ class JdbcStarterTest {
                             Store store = context.getBean(Store.class);
                             long first = store.ranges().acquire("held", 10).end();
                             assertThat(output)
-                                    .contains("whose connection timeout is 30000 ms, longer");
+                                    .contains(
+                                            "its data source waits up to 30s for a connection,"
+                                                    + " longer than the store's timeout of 2s");
                             Connection taken = context.getBean(DataSource.class).getConnection();
                             long start = System.nanoTime();
                             try {
@@ -158,6 +160,33 @@ class JdbcStarterTest {
                             }
                             assertThat(store.ranges().acquire("held", 1).start())
                                     .isGreaterThanOrEqualTo(first);
+                        });
+    }
+
+    @Test
+    @DisplayName(
+            "a pool whose connection timeout is at most the store's is asked directly, without a"
+                    + " warning: its own wait ends the call within the store's timeout")
+    void poolBoundedByItself(CapturedOutput output) {
+        runner.withPropertyValues(
+                        "spring.datasource.url=" + SERVER.jdbcUrl(),
+                        "spring.datasource.hikari.maximum-pool-size=1",
+                        "spring.datasource.hikari.connection-timeout=1000",
+                        "cosid.stores.main.timeout=2s")
+                .run(
+                        context -> {
+                            assertThat(context).hasNotFailed();
+                            Store store = context.getBean(Store.class);
+                            store.ranges().acquire("bounded", 10);
+                            assertThat(output).doesNotContain("waits up to");
+                            Connection taken = context.getBean(DataSource.class).getConnection();
+                            try {
+                                assertThatThrownBy(() -> store.ranges().acquire("bounded", 1))
+                                        .isInstanceOf(StoreTimeoutException.class);
+                            } finally {
+                                taken.close();
+                            }
+                            assertThat(store.ranges().acquire("bounded", 1).start()).isEqualTo(10);
                         });
     }
 }
