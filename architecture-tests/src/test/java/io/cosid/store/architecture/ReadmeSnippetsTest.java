@@ -3,12 +3,16 @@ package io.cosid.store.architecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.tools.DiagnosticCollector;
@@ -20,13 +24,17 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 
 /**
  * Every Java snippet of the READMEs compiles as a user copies it: its imports at the top of a file,
  * the rest as the body of a method (or as it is, when it declares a class), against the published
  * modules. No placeholder, no undeclared variable.
  */
-@DisplayName("README snippets compile as copied")
+@DisplayName("README snippets compile as copied, and the TCK snippet passes as copied")
 class ReadmeSnippetsTest {
 
     private static final List<String> READMES =
@@ -110,6 +118,43 @@ class ReadmeSnippetsTest {
                         "%s line %d compiles; diagnostics: %s%n%s",
                         snippet.file(), snippet.line(), diagnostics.getDiagnostics(), source)
                 .isTrue();
+        Matcher kit = KIT.matcher(source);
+        if (kit.find()) {
+            runKit(classes, kit.group(1), snippet);
+        }
+    }
+
+    /** A snippet's test class that extends the TCK: it must pass as copied. */
+    private static final Pattern KIT =
+            Pattern.compile("class (\\w+) extends StoreCompatibilityKit");
+
+    /** Runs the TCK class {@code name} compiled into {@code classes}; every test must pass. */
+    private static void runKit(Path classes, String name, Snippet snippet) throws IOException {
+        try (URLClassLoader loader =
+                new URLClassLoader(
+                        new URL[] {classes.toUri().toURL()},
+                        ReadmeSnippetsTest.class.getClassLoader())) {
+            Class<?> kit = loader.loadClass(name);
+            SummaryGeneratingListener summary = new SummaryGeneratingListener();
+            LauncherFactory.create()
+                    .execute(
+                            LauncherDiscoveryRequestBuilder.request()
+                                    .selectors(DiscoverySelectors.selectClass(kit))
+                                    .build(),
+                            summary);
+            StringWriter failures = new StringWriter();
+            summary.getSummary().printFailuresTo(new PrintWriter(failures), 5);
+            assertThat(summary.getSummary().getTotalFailureCount())
+                    .as(
+                            "%s line %d: the TCK as copied; failures:%n%s",
+                            snippet.file(), snippet.line(), failures)
+                    .isZero();
+            assertThat(summary.getSummary().getTestsSucceededCount())
+                    .as("tests the copied TCK ran")
+                    .isGreaterThan(300);
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError("compiled, yet not found: " + name, e);
+        }
     }
 
     /** A source held in memory. */

@@ -99,8 +99,13 @@ public final class InMemoryBackend {
         return clock;
     }
 
-    /** The store's now, at the millisecond precision of every stored instant. */
-    Instant now() {
+    /**
+     * The backend's now, as its stores read it: whole milliseconds, as every store's instants are
+     * (a TCK fixture's {@code storeNow}).
+     *
+     * @return the instant
+     */
+    public Instant now() {
         return Instant.ofEpochMilli(clock.millis());
     }
 
