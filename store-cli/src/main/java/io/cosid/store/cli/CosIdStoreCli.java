@@ -120,9 +120,10 @@ public final class CosIdStoreCli {
                                 () -> {
                                     if (!finished.get()) {
                                         System.err.println(
-                                                "cosid-store: stopped by a signal (Ctrl-C: exit"
-                                                        + " 130); a write under way may or may"
-                                                        + " not have landed");
+                                                "cosid-store: stopped by a signal (Ctrl-C or"
+                                                        + " SIGINT exits 130, SIGTERM 143); a"
+                                                        + " write under way may or may not have"
+                                                        + " landed");
                                         System.err.flush();
                                     }
                                 },

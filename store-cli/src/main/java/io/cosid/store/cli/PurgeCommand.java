@@ -71,8 +71,11 @@ final class PurgeCommand implements Callable<Integer> {
                         ExitCodes.NOT_FOUND,
                         "nothing to purge: "
                                 + name
-                                + " has no range key and no namespace (a mistyped --root or"
-                                + " store name?). Nothing was deleted.");
+                                + " has no range key and no namespace ("
+                                + (config.type().equals("jdbc")
+                                        ? "a mistyped --jdbc-url, database or table prefix?"
+                                        : "a mistyped --root or store name?")
+                                + "). Nothing was deleted.");
             }
 
             StoreAdmin admin =
@@ -104,6 +107,17 @@ final class PurgeCommand implements Callable<Integer> {
      * store's name is the tool's own with {@code --connect}), or the named store of a file.
      */
     static String where(StoreConfig config) {
+        if (config.type().equals("jdbc")) {
+            String url = config.options().get("url");
+            String place =
+                    "tables "
+                            + config.options().getOrDefault("tablePrefix", "cosid_")
+                            + "*"
+                            + (url == null ? "" : " on " + Urls.withoutSecrets(url));
+            return StoreSelection.isToolStore(config)
+                    ? place
+                    : "store " + config.name() + " (" + place + ")";
+        }
         String root = config.options().getOrDefault("root", StoreSelection.DEFAULT_ROOT);
         String servers = config.options().get("connectString");
         String place = "root " + root + (servers == null ? "" : " on " + servers);

@@ -16,13 +16,16 @@ final class Views {
 
     private Views() {}
 
-    /** held, expired, released or unused, at the store's now. */
+    /**
+     * held, expired, released, advanced (never held, its fence or next floor raised by {@code
+     * advance}) or unused, at the store's now.
+     */
     static String state(SlotView v, Instant now) {
         if (v.isHeldAt(now)) {
             return "held";
         }
         if (v.ownerKey().isEmpty()) {
-            return "unused";
+            return v.fence() > 0 || v.nextFloor().isAfter(Instant.EPOCH) ? "advanced" : "unused";
         }
         return v.released() ? "released" : "expired";
     }
@@ -34,7 +37,10 @@ final class Views {
         }
         return v.freeSince(now)
                 .map(t -> "free since " + Times.relative(t, now))
-                .orElse("never held");
+                .orElse(
+                        v.fence() > 0 || v.nextFloor().isAfter(Instant.EPOCH)
+                                ? "never held; its next window starts at " + v.nextFloor()
+                                : "never held");
     }
 
     /** A slot for scripts; the same fields, in the same order, whether it was used or not. */

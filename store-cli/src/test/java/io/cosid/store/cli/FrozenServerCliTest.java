@@ -110,6 +110,9 @@ class FrozenServerCliTest {
 
         ToolProcess run = ToolProcess.finish(tool, System.nanoTime());
         assertThat(run.code()).as(run.toString()).isEqualTo(130);
-        assertThat(run.err()).contains("cosid-store: stopped by a signal (Ctrl-C: exit 130)");
+        assertThat(run.err())
+                .contains(
+                        "cosid-store: stopped by a signal (Ctrl-C or SIGINT exits 130, SIGTERM"
+                                + " 143)");
     }
 }

@@ -166,6 +166,24 @@ class InspectionCommandsTest {
         assertThat(undefined.err())
                 .contains("cosid-store slots define")
                 .doesNotContain("SlotLeaseStore");
+        assertThat(
+                        cli(
+                                        "slots",
+                                        "advance",
+                                        "ns",
+                                        "2",
+                                        "--fence",
+                                        "8",
+                                        "--floor",
+                                        "2026-12-03T10:15:00Z",
+                                        "--yes")
+                                .code())
+                .isZero();
+        assertThat(cli("slots", "show", "ns", "2").out())
+                .as("a slot advanced but never held says so, not 'unused'")
+                .contains("state            advanced")
+                .contains("never held; its next window starts at 2026-12-03T10:15:00Z")
+                .doesNotContain("unused");
         Cli.Result outside = cli("slots", "show", "ns", "9");
         assertThat(outside.code()).isEqualTo(2);
         assertThat(outside.err())

@@ -53,6 +53,13 @@ class JdbcUrlTest {
         }
         Cli.Result purge = Cli.run("purge", "--confirm-all-instances-stopped", "--jdbc-url", url);
         assertThat(purge.code()).as(purge.toString()).isZero();
+        assertThat(purge.out()).startsWith("purged tables cosid_* on jdbc:postgresql:");
+        Cli.Result again = Cli.run("purge", "--confirm-all-instances-stopped", "--jdbc-url", url);
+        assertThat(again.code()).as(again.toString()).isEqualTo(5);
+        assertThat(again.err())
+                .contains("nothing to purge: tables cosid_*")
+                .contains("a mistyped --jdbc-url, database or table prefix?")
+                .doesNotContain("--root");
         try (Store store = Stores.open(StoreConfig.of("check", "jdbc").withOption("url", url))) {
             assertThat(store.ranges().list()).isEmpty();
             assertThat(store.slots().namespaces()).isEmpty();
