@@ -103,12 +103,21 @@ final class ExitCodes {
                         "define it first with SlotLeaseStore.define",
                         "define it first with: cosid-store slots define NAMESPACE --limit N"
                                 + " --tolerance 1s");
+        // the tool's own store is "cli" or "demo" to the library: the user named none
+        message =
+                message.replace("store 'cli'", "the store")
+                        .replace("store 'demo'", "the demo's store")
+                        .replace(
+                                "or open with option schema: create",
+                                "or, with --config, open a store whose options set schema:"
+                                        + " create");
         if (!OWN_STORE.matcher(message).find()) {
             return message.replace("(blockUntilConnectedWait)", "(--connect-wait)");
         }
         return OWN_STORE
                 .matcher(message)
                 .replaceAll("cosid.stores.tool.")
+                .replace("cosid.stores.tool.options.url", "--jdbc-url")
                 .replace("cosid.stores.tool.options.connectString", "--connect")
                 .replace("cosid.stores.tool.options.root", "--root")
                 .replace("cosid.stores.tool.options.blockUntilConnectedWait", "--connect-wait")

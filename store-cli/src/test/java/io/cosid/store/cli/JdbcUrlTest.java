@@ -74,4 +74,32 @@ class JdbcUrlTest {
         assertThat(r.code()).as(r.toString()).isEqualTo(2);
         assertThat(r.err()).contains("use either --jdbc-url, --connect");
     }
+
+    @Test
+    @DisplayName(
+            "errors speak of what the user typed: an unknown host is named, the tool's own store"
+                    + " is not, and a missing table says how the tool's user can create it")
+    void errorsInTheUsersTerms() throws Exception {
+        Cli.Result unknown =
+                Cli.run(
+                        "ranges",
+                        "list",
+                        "--jdbc-url",
+                        "jdbc:postgresql://no-such-host.invalid:5432/db?user=x",
+                        "--timeout",
+                        "5s");
+        assertThat(unknown.code()).isNotZero();
+        assertThat(unknown.err())
+                .contains("no-such-host.invalid")
+                .doesNotContain("store 'cli'")
+                .doesNotContain("cosid.stores");
+        String empty = POSTGRES.server().createDatabase();
+        Cli.Result missing =
+                Cli.run("ranges", "list", "--jdbc-url", POSTGRES.server().jdbcUrl(empty));
+        assertThat(missing.code()).isNotZero();
+        assertThat(missing.err())
+                .contains("is missing")
+                .contains("with --config, open a store whose options set schema: create")
+                .doesNotContain("store 'cli'");
+    }
 }

@@ -187,7 +187,19 @@ final class JdbcCalls {
                 "jdbc",
                 e == null
                         ? "no connection"
-                        : e.getMessage() + " (SQLState " + e.getSQLState() + ")",
+                        : e.getMessage() + " (SQLState " + e.getSQLState() + ")" + rootCause(e),
                 e);
+    }
+
+    /**
+     * What the driver's message leaves out: the innermost cause that is not a SQL failure (an
+     * unknown host, a refused connection), as {@code ": java.net.UnknownHostException: db-1"}.
+     */
+    private static String rootCause(SQLException e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e || root instanceof SQLException ? "" : ": " + root;
     }
 }
