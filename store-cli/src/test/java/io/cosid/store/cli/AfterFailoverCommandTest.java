@@ -16,6 +16,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -75,15 +77,7 @@ class AfterFailoverCommandTest {
         }
 
         Instant from = held.ceiling().plus(TTL);
-        Cli.Result run =
-                Cli.run(
-                        "after-failover",
-                        "--margin",
-                        "1000",
-                        "--slots-from",
-                        from.toString(),
-                        "--jdbc-url",
-                        url);
+        Cli.Result run = moveFrom(from, url);
         assertThat(run.code()).as(run.toString()).isZero();
         assertThat(run.out()).startsWith("moved 2 key(s) and 2 slot(s)");
         try (Store store = open(url, "after", false)) {
@@ -94,16 +88,7 @@ class AfterFailoverCommandTest {
             assertThat(next.fence()).isGreaterThan(held.fence() + 1000);
             assertThat(next.floor()).isEqualTo(from);
         }
-        Cli.Result again =
-                Cli.run(
-                        "after-failover",
-                        "--margin",
-                        "1000",
-                        "--slots-from",
-                        from.toString(),
-                        "--json",
-                        "--jdbc-url",
-                        url);
+        Cli.Result again = moveFrom(from, url, "--json");
         assertThat(again.code()).as(again.toString()).isZero();
         assertThat(again.out()).contains("\"keys\":[]").contains("\"applied\":true");
     }
@@ -134,6 +119,22 @@ class AfterFailoverCommandTest {
         Cli.Result r = Cli.run("after-failover", "--margin", "1", "--connect", "127.0.0.1:1");
         assertThat(r.code()).isEqualTo(3);
         assertThat(r.err()).contains("after-failover is for JDBC stores");
+    }
+
+    /** after-failover with a margin of 1000 and slots from {@code from}. */
+    private static Cli.Result moveFrom(Instant from, String url, String... more) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "after-failover",
+                                "--margin",
+                                "1000",
+                                "--slots-from",
+                                from.toString(),
+                                "--jdbc-url",
+                                url));
+        args.addAll(List.of(more));
+        return Cli.run(args.toArray(String[]::new));
     }
 
     private static Store open(String url, String name, boolean create) {
