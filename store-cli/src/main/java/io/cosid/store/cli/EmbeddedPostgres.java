@@ -145,8 +145,9 @@ final class EmbeddedPostgres extends EmbeddedServer {
     }
 
     /**
-     * A fast shutdown (SIGINT to the postmaster: connections ended, the checkpoint written), then,
-     * if it has not ended within its budget, every process killed.
+     * A fast shutdown (SIGINT to the postmaster: connections ended, the checkpoint written), after
+     * continuing every process of the server in case one was stopped by hand, then, if it has not
+     * ended within its budget, every process killed.
      */
     @Override
     void stop() {
@@ -155,6 +156,12 @@ final class EmbeddedPostgres extends EmbeddedServer {
             return;
         }
         try {
+            // a process stopped by hand (kill -STOP) acts on no signal until it is continued:
+            // runuser left stopped would never reap the postmaster, and the wait would run out
+            List<String> cont =
+                    new ArrayList<>(List.of("kill", "-CONT", Long.toString(server.pid())));
+            server.descendants().forEach(d -> cont.add(Long.toString(d.pid())));
+            runs(cont);
             for (ProcessHandle p : postmasters(server)) {
                 runs(List.of("kill", "-INT", Long.toString(p.pid())));
             }

@@ -82,6 +82,47 @@ class ServerCommandTest {
 
     @Test
     @DisplayName(
+            "with --backend postgresql, its processes stopped (SIGSTOP) and all but the tool's own"
+                    + " child continued: SIGTERM still ends the tool well within its 60 s budget,"
+                    + " and the data is removed")
+    void postgresStoppedAndContinued() throws Exception {
+        int port = freePort();
+        Process server =
+                tool("server", "--backend", "postgresql", "--port", Integer.toString(port));
+        try {
+            String first = firstLine(server);
+            Matcher ready =
+                    Pattern.compile("PostgreSQL listening on (\\S+); data in (\\S+) \\(temporary")
+                            .matcher(String.valueOf(first));
+            assertThat(ready.find()).as(first).isTrue();
+            Path data = Path.of(ready.group(2));
+            List<ProcessHandle> tree = server.toHandle().descendants().toList();
+            ProcessHandle child = server.toHandle().children().findFirst().orElseThrow();
+            signal("-STOP", tree);
+            signal("-CONT", tree.stream().filter(p -> p.pid() != child.pid()).toList());
+            long start = System.nanoTime();
+            server.destroy(); // SIGTERM
+            assertThat(server.waitFor(120, TimeUnit.SECONDS)).as("stopped").isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("not the 60 s a stopped child would make it wait")
+                    .isLessThan(Duration.ofSeconds(45));
+            assertThat(data).as("temporary data removed on exit").doesNotExist();
+            assertThat(listening(port)).as("the server ended with the tool").isFalse();
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    private static void signal(String signal, List<ProcessHandle> processes) throws Exception {
+        List<String> command = new ArrayList<>(List.of("kill", signal));
+        processes.forEach(p -> command.add(Long.toString(p.pid())));
+        assertThat(new ProcessBuilder(command).inheritIO().start().waitFor())
+                .as(String.join(" ", command))
+                .isZero();
+    }
+
+    @Test
+    @DisplayName(
             "with --backend postgresql serves the JDBC commands until stopped, then ends the"
                     + " server and removes its data")
     void postgresServesUntilStopped() throws Exception {
