@@ -259,6 +259,7 @@ final class DemoFleet implements AutoCloseable {
                                 instanceId);
                 guardedAt = System.nanoTime();
             } else if (System.nanoTime() - guardedAt > ttl.dividedBy(3).toNanos()) {
+                long sent = System.nanoTime();
                 try {
                     machines.guard(NAMESPACE, instanceId, ttl);
                 } catch (MachineIdLostException lost) {
@@ -270,8 +271,13 @@ final class DemoFleet implements AutoCloseable {
                     snowflake = null;
                     return false;
                 }
-                guardedAt = System.nanoTime();
                 SlotLease renewed = machines.leaseOf(NAMESPACE, instanceId);
+                if (sent - guardedAt > ttl.toNanos() && lease != null) {
+                    // renewed, but sent after the last renewal's ttl had run out: by the holder's
+                    // rule the instance could stamp nothing in between (its generation paused)
+                    events.add(new LeaseEvent("lapsed", owner, lease, Instant.now()));
+                }
+                guardedAt = sent;
                 if (renewed != null) {
                     lease = renewed;
                     events.add(new LeaseEvent("renewed", owner, renewed, Instant.now()));

@@ -51,6 +51,12 @@ final class DemoReport {
     /** Leases lost during the run: an instance not renewed within its ttl. */
     final List<String> lost = new ArrayList<>();
 
+    /**
+     * Leases that lapsed and were renewed after all: a renewal sent once the last one's ttl had run
+     * out (the store answered late), so the instance stamped nothing in between.
+     */
+    final List<String> lapsed = new ArrayList<>();
+
     int terms;
 
     DemoReport(Collection<LeaseEvent> events) {
@@ -67,6 +73,14 @@ final class DemoReport {
                                 + ")");
             }
             switch (e.kind()) {
+                case "lapsed" ->
+                        lapsed.add(
+                                e.owner()
+                                        + " on slot "
+                                        + e.lease().slot()
+                                        + " (fence "
+                                        + e.lease().fence()
+                                        + ")");
                 case "acquired" -> byFence.put(id, new Term(e.lease()));
                 case "renewed" -> {
                     Term t = byFence.get(id);
@@ -162,6 +176,17 @@ final class DemoReport {
                             + " store answered late; each stopped generating at once"
                             + " (LeaseBoundSnowflakeId) and took a machine id again, so IDs stayed"
                             + " unique");
+        }
+        if (!lapsed.isEmpty()) {
+            why.add(
+                    lapsed.size()
+                            + " renewal(s) came after the lease had lapsed ("
+                            + String.join(", ", lapsed)
+                            + "): sent more than the ttl of "
+                            + StoreConfig.formatDuration(ttl)
+                            + " after the one before, as when the store stops answering for a"
+                            + " while; the instance stamped nothing until it renewed, so its"
+                            + " generation paused and IDs stayed unique");
         }
         for (int i = 0; i < crashed.size(); i++) {
             int before = crashedSlots.get(i);

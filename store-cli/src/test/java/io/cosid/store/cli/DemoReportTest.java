@@ -82,4 +82,29 @@ class DemoReportTest {
                                                         + " crashed"))
                 .anySatisfy(w -> assertThat(w).startsWith("2 store operation(s) timed out"));
     }
+
+    @Test
+    @DisplayName(
+            "a lease renewed after it had lapsed (the store stopped answering past the ttl) is"
+                    + " not 'as planned', and its term goes on")
+    void lapsed() {
+        SlotLease held = lease(2, 1, "instance-3");
+        DemoReport report =
+                new DemoReport(
+                        List.of(
+                                new DemoFleet.LeaseEvent("acquired", "instance-3", held, T0),
+                                new DemoFleet.LeaseEvent(
+                                        "lapsed", "instance-3", held, T0.plusSeconds(3)),
+                                new DemoFleet.LeaseEvent(
+                                        "renewed", "instance-3", held, T0.plusSeconds(3))));
+
+        assertThat(report.explain(List.of(), List.of(), List.of(), TTL, 0))
+                .singleElement()
+                .asString()
+                .startsWith("1 renewal(s) came after the lease had lapsed (instance-3 on slot 2")
+                .contains("generation paused");
+        assertThat(report.bySlot.get(2))
+                .singleElement()
+                .satisfies(t -> assertThat(t.ended).isEqualTo("held"));
+    }
 }
