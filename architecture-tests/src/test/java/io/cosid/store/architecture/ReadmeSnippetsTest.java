@@ -149,9 +149,13 @@ class ReadmeSnippetsTest {
                             "%s line %d: the TCK as copied; failures:%n%s",
                             snippet.file(), snippet.line(), failures)
                     .isZero();
-            assertThat(summary.getSummary().getTestsSucceededCount())
-                    .as("tests the copied TCK ran")
+            assertThat(summary.getSummary().getTestsFoundCount())
+                    .as("tests the copied TCK found")
                     .isGreaterThan(300);
+            // without a settable clock or tampering some are skipped, visibly; the rest pass
+            assertThat(summary.getSummary().getTestsSucceededCount())
+                    .as("tests the copied TCK passed")
+                    .isGreaterThan(200);
         } catch (ClassNotFoundException e) {
             throw new AssertionError("compiled, yet not found: " + name, e);
         }
