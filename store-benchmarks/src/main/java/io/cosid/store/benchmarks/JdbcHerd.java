@@ -89,98 +89,129 @@ public final class JdbcHerd {
         try (Store setup = Stores.open(config.withOption("schema", "create"))) {
             setup.slots().define(namespace, limit, Duration.ofSeconds(1));
         }
-        CountDownLatch go = new CountDownLatch(1);
-        CountDownLatch ready = new CountDownLatch(instances);
-        AtomicInteger openRetries = new AtomicInteger();
-        String owner = "instance-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-        long[] opens = new long[instances];
-        long[] acquires = new long[instances];
-        AtomicInteger retried = new AtomicInteger();
-        Set<Integer> slots = ConcurrentHashMap.newKeySet();
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
-        List<Store> stores = new CopyOnWriteArrayList<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < instances; i++) {
-            int instance = i;
-            Thread t =
-                    new Thread(
-                            () -> {
-                                try {
-                                    if (!openFirst) {
-                                        go.await();
-                                    }
-                                    long start = System.nanoTime();
-                                    Store store = open(config, openRetries);
-                                    stores.add(store);
-                                    opens[instance] = System.nanoTime() - start;
-                                    ready.countDown();
-                                    if (openFirst) {
-                                        go.await();
-                                    }
-                                    long opened = System.nanoTime();
-                                    SlotLease lease = null;
-                                    while (lease == null) {
-                                        try {
-                                            lease =
-                                                    store.slots()
-                                                            .acquire(
-                                                                    namespace,
-                                                                    owner + instance,
-                                                                    Duration.ofMinutes(5));
-                                        } catch (StoreTimeoutException e) {
-                                            retried.incrementAndGet();
-                                        }
-                                    }
-                                    acquires[instance] = System.nanoTime() - opened;
-                                    if (!slots.add(lease.slot())) {
-                                        throw new IllegalStateException(
-                                                "slot " + lease.slot() + " handed out twice");
-                                    }
-                                } catch (Throwable e) {
-                                    failures.add(e);
-                                }
-                            },
-                            "instance-" + i);
-            threads.add(t);
-            t.start();
-        }
-        if (openFirst) {
-            ready.await();
-        }
-        long start = System.nanoTime();
-        go.countDown();
-        for (Thread t : threads) {
-            t.join();
-        }
-        double all = (System.nanoTime() - start) / 1e9;
-        stores.forEach(Store::close);
-        if (!failures.isEmpty()) {
-            IllegalStateException e =
-                    new IllegalStateException(
-                            failures.size() + " instances failed; the first: " + failures.get(0));
-            failures.forEach(e::addSuppressed);
-            throw e;
-        }
-        if (new TreeSet<>(slots).size() != instances) {
-            throw new IllegalStateException("not every instance holds a distinct slot");
-        }
-        Arrays.sort(opens);
-        Arrays.sort(acquires);
+        Fleet fleet = new Fleet(config, namespace, instances, openFirst);
+        double all = fleet.start();
         double plain = plain(url, instances);
-        return String.format(
-                "| %d | %d | %.1f | %.1f | %.0f / %.0f / %.0f | %.0f / %.0f / %.0f | %d | %d |",
-                round,
-                instances,
-                all,
-                plain,
-                ms(opens, 0.5),
-                ms(opens, 0.99),
-                ms(opens, 1.0),
-                ms(acquires, 0.5),
-                ms(acquires, 0.99),
-                ms(acquires, 1.0),
-                retried.get(),
-                openRetries.get());
+        return fleet.row(round, all, plain);
+    }
+
+    /** One fleet start's instances, what each measured, and what went wrong. */
+    private static final class Fleet {
+        private final StoreConfig config;
+        private final String namespace;
+        private final int instances;
+        private final boolean openFirst;
+        private final String owner = "instance-" + UUID.randomUUID().toString().substring(0, 8);
+        private final CountDownLatch go = new CountDownLatch(1);
+        private final CountDownLatch ready;
+        private final long[] opens;
+        private final long[] acquires;
+        private final AtomicInteger retried = new AtomicInteger();
+        private final AtomicInteger openRetries = new AtomicInteger();
+        private final Set<Integer> slots = ConcurrentHashMap.newKeySet();
+        private final List<Throwable> failures = new CopyOnWriteArrayList<>();
+        private final List<Store> stores = new CopyOnWriteArrayList<>();
+
+        Fleet(StoreConfig config, String namespace, int instances, boolean openFirst) {
+            this.config = config;
+            this.namespace = namespace;
+            this.instances = instances;
+            this.openFirst = openFirst;
+            this.ready = new CountDownLatch(instances);
+            this.opens = new long[instances];
+            this.acquires = new long[instances];
+        }
+
+        /** Starts every instance together; seconds until all hold a slot. */
+        double start() throws InterruptedException {
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < instances; i++) {
+                int instance = i;
+                Thread t = new Thread(() -> run(instance), "instance-" + i);
+                threads.add(t);
+                t.start();
+            }
+            if (openFirst) {
+                ready.await();
+            }
+            long start = System.nanoTime();
+            go.countDown();
+            for (Thread t : threads) {
+                t.join();
+            }
+            double all = (System.nanoTime() - start) / 1e9;
+            stores.forEach(Store::close);
+            if (!failures.isEmpty()) {
+                IllegalStateException e =
+                        new IllegalStateException(
+                                failures.size()
+                                        + " instances failed; the first: "
+                                        + failures.get(0));
+                failures.forEach(e::addSuppressed);
+                throw e;
+            }
+            if (new TreeSet<>(slots).size() != instances) {
+                throw new IllegalStateException("not every instance holds a distinct slot");
+            }
+            return all;
+        }
+
+        /** One instance: open its store, acquire a slot, each again after a timeout. */
+        private void run(int instance) {
+            try {
+                if (!openFirst) {
+                    go.await();
+                }
+                long start = System.nanoTime();
+                Store store = open(config, openRetries);
+                stores.add(store);
+                opens[instance] = System.nanoTime() - start;
+                ready.countDown();
+                if (openFirst) {
+                    go.await();
+                }
+                long opened = System.nanoTime();
+                SlotLease lease = null;
+                while (lease == null) {
+                    try {
+                        lease =
+                                store.slots()
+                                        .acquire(
+                                                namespace,
+                                                owner + "-" + instance,
+                                                Duration.ofMinutes(5));
+                    } catch (StoreTimeoutException e) {
+                        retried.incrementAndGet();
+                    }
+                }
+                acquires[instance] = System.nanoTime() - opened;
+                if (!slots.add(lease.slot())) {
+                    throw new IllegalStateException("slot " + lease.slot() + " handed out twice");
+                }
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        }
+
+        /** The table row of this start. */
+        String row(int round, double all, double plain) {
+            Arrays.sort(opens);
+            Arrays.sort(acquires);
+            return String.format(
+                    "| %d | %d | %.1f | %.1f | %.0f / %.0f / %.0f | %.0f / %.0f / %.0f | %d | %d |",
+                    round,
+                    instances,
+                    all,
+                    plain,
+                    ms(opens, 0.5),
+                    ms(opens, 0.99),
+                    ms(opens, 1.0),
+                    ms(acquires, 0.5),
+                    ms(acquires, 0.99),
+                    ms(acquires, 1.0),
+                    retried.get(),
+                    openRetries.get());
+        }
     }
 
     /** Opens a store, again after an open that timed out (an instance would retry its start). */

@@ -67,15 +67,7 @@ final class PurgeCommand implements Callable<Integer> {
             }
             int keys = store.ranges().list().size();
             if (keys == 0 && namespaces.isEmpty()) {
-                throw new ExitCodes.Refused(
-                        ExitCodes.NOT_FOUND,
-                        "nothing to purge: "
-                                + name
-                                + " has no range key and no namespace ("
-                                + (config.type().equals("jdbc")
-                                        ? "a mistyped --jdbc-url, database or table prefix?"
-                                        : "a mistyped --root or store name?")
-                                + "). Nothing was deleted.");
+                throw nothingToPurge(config, name);
             }
 
             StoreAdmin admin =
@@ -100,6 +92,19 @@ final class PurgeCommand implements Callable<Integer> {
                     Map.of("purged", name, "rangeKeys", keys, "namespaces", namespaces.size()));
             return ExitCodes.OK;
         }
+    }
+
+    /** An empty store: probably not the one the user meant. Nothing was deleted. */
+    private static ExitCodes.Refused nothingToPurge(StoreConfig config, String name) {
+        return new ExitCodes.Refused(
+                ExitCodes.NOT_FOUND,
+                "nothing to purge: "
+                        + name
+                        + " has no range key and no namespace ("
+                        + (config.type().equals("jdbc")
+                                ? "a mistyped --jdbc-url, database or table prefix?"
+                                : "a mistyped --root or store name?")
+                        + "). Nothing was deleted.");
     }
 
     /**

@@ -116,25 +116,37 @@ final class TableMigration {
             }
         }
         if (!seal && !dryRun) {
-            Map<String, Row> after = read(source, layout, table);
-            for (String key : chosen) {
-                Row now = after.get(key);
-                long before = Objects.requireNonNull(rows.get(key)).max();
-                if (now != null && now.max() != before) {
-                    steps.problem(
-                            layout.whose
-                                    + " row "
-                                    + key
-                                    + " moved from "
-                                    + before
-                                    + " to "
-                                    + now.max()
-                                    + " during the migration: its generator still draws from it;"
-                                    + " stop it (or use --seal-source) and run again");
-                }
-            }
+            checkUnmoved(source, layout, table, rows, chosen, steps);
         }
         return steps.report(blockers);
+    }
+
+    /** Reads the rows again: one that moved meanwhile has a generator still drawing from it. */
+    private static void checkUnmoved(
+            Connection source,
+            Layout layout,
+            String table,
+            Map<String, Row> rows,
+            List<String> chosen,
+            TargetSteps steps)
+            throws SQLException {
+        Map<String, Row> after = read(source, layout, table);
+        for (String key : chosen) {
+            Row now = after.get(key);
+            long before = Objects.requireNonNull(rows.get(key)).max();
+            if (now != null && now.max() != before) {
+                steps.problem(
+                        layout.whose
+                                + " row "
+                                + key
+                                + " moved from "
+                                + before
+                                + " to "
+                                + now.max()
+                                + " during the migration: its generator still draws from it;"
+                                + " stop it (or use --seal-source) and run again");
+            }
+        }
     }
 
     /** What blocks moving a row: a name that is no range key, a key sealed lower on the target. */

@@ -71,33 +71,44 @@ final class ServerSafety {
                                 + " a torn page that replay cannot repair, and a counter's row with"
                                 + " it; set full_page_writes = on");
             }
-            boolean named = !word(r, 5).isEmpty();
-            if (r.getLong(6) > 0 && !named) {
-                warnings.add(
-                        "the server has standbys but synchronous_standby_names is empty: they are"
-                                + " asynchronous, and promoting one can lose acknowledged writes;"
-                                + " a store then refuses every key and slot written before the"
-                                + " promotion until `cosid-store after-failover` moves them past"
-                                + " the loss"
-                                + UNSAFE);
-            }
-            if (named && (commit.equals("local") || commit.equals("remote_write"))) {
-                warnings.add(
-                        "synchronous_commit is "
-                                + commit
-                                + " with synchronous_standby_names set: "
-                                + (commit.equals("local")
-                                        ? "a commit is acknowledged before any standby has it"
-                                        : "a commit is acknowledged once a standby received it,"
-                                                + " before it flushed it: a standby whose"
-                                                + " operating system crashes too loses it")
-                                + "; the store counts such writes as asynchronous, refused after a"
-                                + " promotion until `cosid-store after-failover`; set"
-                                + " synchronous_commit = on (or remote_apply)"
-                                + UNSAFE);
-            }
+            warnings.addAll(replicationWarnings(commit, word(r, 5), r.getLong(6)));
             return new Report(List.copyOf(refusals), List.copyOf(warnings));
         }
+    }
+
+    /**
+     * What a failover could cost with these replication settings: standbys that are asynchronous,
+     * or a synchronous standby named while commits do not wait for its flush.
+     */
+    private static List<String> replicationWarnings(
+            String commit, String standbyNames, long walSenders) {
+        List<String> warnings = new ArrayList<>();
+        boolean named = !standbyNames.isEmpty();
+        if (walSenders > 0 && !named) {
+            warnings.add(
+                    "the server has standbys but synchronous_standby_names is empty: they are"
+                            + " asynchronous, and promoting one can lose acknowledged writes;"
+                            + " a store then refuses every key and slot written before the"
+                            + " promotion until `cosid-store after-failover` moves them past"
+                            + " the loss"
+                            + UNSAFE);
+        }
+        if (named && (commit.equals("local") || commit.equals("remote_write"))) {
+            warnings.add(
+                    "synchronous_commit is "
+                            + commit
+                            + " with synchronous_standby_names set: "
+                            + (commit.equals("local")
+                                    ? "a commit is acknowledged before any standby has it"
+                                    : "a commit is acknowledged once a standby received it,"
+                                            + " before it flushed it: a standby whose"
+                                            + " operating system crashes too loses it")
+                            + "; the store counts such writes as asynchronous, refused after a"
+                            + " promotion until `cosid-store after-failover`; set"
+                            + " synchronous_commit = on (or remote_apply)"
+                            + UNSAFE);
+        }
+        return warnings;
     }
 
     /** Reads the settings of the server {@code connection} leads to, in its dialect. */
