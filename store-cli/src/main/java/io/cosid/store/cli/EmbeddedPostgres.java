@@ -24,6 +24,12 @@ final class EmbeddedPostgres extends EmbeddedServer {
     /** How long the server gets to answer after its start, and to end after a fast shutdown. */
     private static final long BUDGET_SECONDS = 60;
 
+    /**
+     * How long a fast shutdown may take before every process of the server is killed: the data
+     * directory survives a kill (PostgreSQL replays its WAL at the next start).
+     */
+    private static final long SHUTDOWN_SECONDS = 15;
+
     private @Nullable Process process;
 
     private EmbeddedPostgres(int port, boolean removeData) {
@@ -147,7 +153,7 @@ final class EmbeddedPostgres extends EmbeddedServer {
     /**
      * A fast shutdown (SIGINT to the postmaster: connections ended, the checkpoint written), after
      * continuing every process of the server in case one was stopped by hand, then, if it has not
-     * ended within its budget, every process killed.
+     * ended within {@value #SHUTDOWN_SECONDS} s, every process killed.
      */
     @Override
     void stop() {
@@ -165,7 +171,7 @@ final class EmbeddedPostgres extends EmbeddedServer {
             for (ProcessHandle p : postmasters(server)) {
                 runs(List.of("kill", "-INT", Long.toString(p.pid())));
             }
-            if (server.waitFor(BUDGET_SECONDS, TimeUnit.SECONDS)) {
+            if (server.waitFor(SHUTDOWN_SECONDS, TimeUnit.SECONDS)) {
                 return;
             }
         } catch (IOException e) {
