@@ -85,6 +85,7 @@ public final class PostgresServer implements FaultableServer {
                 command.addAll(List.of("-c", setting));
             }
             PostgresServer server = new PostgresServer(binaries, data, port, command);
+            server.killOnExit();
             server.awaitAnswer();
             return server;
         } catch (IOException e) {
@@ -344,6 +345,25 @@ public final class PostgresServer implements FaultableServer {
 
     private Path log() {
         return data.resolveSibling(data.getFileName() + ".log");
+    }
+
+    /**
+     * Kills the server when the test JVM ends without closing it (a fork ended early, a close
+     * skipped): as root the postmaster is runuser's child, and would outlive the JVM otherwise.
+     */
+    private void killOnExit() {
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    Process server = process; // the latest, after a restart
+                                    if (server.isAlive()) {
+                                        server.descendants()
+                                                .forEach(ProcessHandle::destroyForcibly);
+                                        server.destroyForcibly();
+                                    }
+                                },
+                                "postgres-kill-on-exit"));
     }
 
     @Override
