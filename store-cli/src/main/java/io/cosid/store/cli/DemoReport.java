@@ -64,23 +64,10 @@ final class DemoReport {
         for (LeaseEvent e : events) {
             String id = e.lease().slot() + "#" + e.lease().fence();
             if (e.kind().equals("lost")) {
-                lost.add(
-                        e.owner()
-                                + " on slot "
-                                + e.lease().slot()
-                                + " (fence "
-                                + e.lease().fence()
-                                + ")");
+                lost.add(whose(e));
             }
             switch (e.kind()) {
-                case "lapsed" ->
-                        lapsed.add(
-                                e.owner()
-                                        + " on slot "
-                                        + e.lease().slot()
-                                        + " (fence "
-                                        + e.lease().fence()
-                                        + ")");
+                case "lapsed" -> lapsed.add(whose(e));
                 case "acquired" -> byFence.put(id, new Term(e.lease()));
                 case "renewed" -> {
                     Term t = byFence.get(id);
@@ -104,6 +91,11 @@ final class DemoReport {
             terms += slotTerms.size();
             checkSlot(slotTerms);
         }
+    }
+
+    /** The lease of {@code e} in words: its holder, slot and fence. */
+    private static String whose(LeaseEvent e) {
+        return e.owner() + " on slot " + e.lease().slot() + " (fence " + e.lease().fence() + ")";
     }
 
     /** Checks one slot's terms in fence order: fences rise, windows do not overlap, takeovers. */
