@@ -5,6 +5,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
 import io.cosid.store.cosid.StoreMachineIdDistributor;
+import io.cosid.store.jdbc.JdbcStores;
 import io.cosid.store.zookeeper.ZooKeeperStores;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -421,7 +422,7 @@ final class MigrateCommand implements Callable<Integer> {
                 + " table "
                 + (sourceTable == null ? layout.table : sourceTable)
                 + " at "
-                + Urls.withoutSecrets(
+                + JdbcStores.withoutSecrets(
                         Objects.requireNonNull(fromLeaf != null ? fromLeaf : fromCosIdJdbc));
     }
 
@@ -436,7 +437,9 @@ final class MigrateCommand implements Callable<Integer> {
                         + "migrate "
                         + sourceName()
                         + " -> "
-                        + (to != null ? to : Urls.withoutSecrets(Objects.requireNonNull(jdbcUrl))));
+                        + (to != null
+                                ? to
+                                : JdbcStores.withoutSecrets(Objects.requireNonNull(jdbcUrl))));
         Table keysTable =
                 new Table("KEY", "SOURCE-FINAL", "TARGET-BEFORE", "TARGET-AFTER", "ACTIONS");
         report.keys()

@@ -5,6 +5,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
+import io.cosid.store.jdbc.JdbcStores;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +119,7 @@ final class PurgeCommand implements Callable<Integer> {
                     "tables "
                             + config.options().getOrDefault("tablePrefix", "cosid_")
                             + "*"
-                            + (url == null ? "" : " on " + Urls.withoutSecrets(url));
+                            + (url == null ? "" : " on " + JdbcStores.withoutSecrets(url));
             return StoreSelection.isToolStore(config)
                     ? place
                     : "store " + config.name() + " (" + place + ")";

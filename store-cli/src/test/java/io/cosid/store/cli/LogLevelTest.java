@@ -2,6 +2,10 @@ package io.cosid.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cosid.store.Store;
+import io.cosid.store.StoreConfig;
+import io.cosid.store.Stores;
+import io.cosid.store.jdbc.harness.PostgresExtension;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -21,6 +25,8 @@ class LogLevelTest {
 
     @RegisterExtension
     static final ZooKeeperServerExtension SERVER = ZooKeeperServerExtension.primary();
+
+    @RegisterExtension static final PostgresExtension POSTGRES = PostgresExtension.newest();
 
     private final String root = "/cli-log-" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -49,6 +55,34 @@ class LogLevelTest {
         ToolProcess run = tool("--log-level=debug", "ranges", "list");
         assertThat(run.code()).isZero();
         assertThat(run.err()).contains("store 'cli': range.list took ");
+    }
+
+    @Test
+    @DisplayName(
+            "a JDBC store logs as a ZooKeeper one: its open with the options (no password), every"
+                    + " operation at debug, its close")
+    void jdbc() throws Exception {
+        try (Store store =
+                Stores.open(
+                        StoreConfig.of("setup", "jdbc")
+                                .withOption("url", POSTGRES.jdbcUrl())
+                                .withOption("schema", "create"))) {
+            store.ranges().acquire("logged", 10);
+        }
+        String url = POSTGRES.jdbcUrl() + "&password=s3cret-in-url";
+        ToolProcess run =
+                ToolProcess.run("--log-level", "debug", "ranges", "list", "--jdbc-url", url);
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.err())
+                .contains("store 'cli' (jdbc) opened: url=jdbc:postgresql:")
+                .contains("password=***", "dialect=postgresql", "tables=cosid_*")
+                .contains("store 'cli': range.list took ")
+                .contains("store 'cli' (jdbc) closed")
+                .doesNotContain("s3cret")
+                .doesNotContain("Exception");
+        ToolProcess quiet = ToolProcess.run("ranges", "list", "--jdbc-url", url);
+        assertThat(quiet.code()).as(quiet.err()).isZero();
+        assertThat(quiet.err()).isEmpty();
     }
 
     @Test

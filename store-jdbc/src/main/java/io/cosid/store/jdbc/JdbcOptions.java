@@ -105,6 +105,39 @@ record JdbcOptions(
                 failover(config));
     }
 
+    /**
+     * The options as a store's open line shows them: where its connections come from (the URL
+     * without secrets, or {@code application}), the dialect detected, the schema mode, the tables'
+     * names and the failover rule; never a password.
+     *
+     * @param detected the server's dialect
+     * @param application the application's data source, or null for the store's own pool
+     */
+    String describe(Dialect detected, @Nullable String application) {
+        StringBuilder line = new StringBuilder();
+        if (application != null) {
+            line.append("dataSource=").append(application);
+        } else {
+            line.append("url=").append(Urls.withoutSecrets(Objects.requireNonNull(url)));
+            if (username != null) {
+                line.append(", username=").append(username);
+            }
+            if (password != null) {
+                line.append(", password=***");
+            }
+            line.append(", poolSize=").append(poolSize);
+        }
+        return line.append(", dialect=")
+                .append(detected.name().toLowerCase(Locale.ROOT))
+                .append(", schema=")
+                .append(schema.name().toLowerCase(Locale.ROOT))
+                .append(", tables=")
+                .append(names.shown())
+                .append(", failover=")
+                .append(acceptFailover ? "accept" : "refuse")
+                .toString();
+    }
+
     private static boolean failover(StoreConfig config) {
         String failover = Objects.requireNonNullElse(config.option("failover", null), "refuse");
         return switch (failover.toLowerCase(Locale.ROOT)) {

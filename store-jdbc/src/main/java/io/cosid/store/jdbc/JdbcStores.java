@@ -3,13 +3,16 @@ package io.cosid.store.jdbc;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
+import io.cosid.store.StoreObserver;
 import io.cosid.store.spi.ObservedStore;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,17 @@ public final class JdbcStores {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcStores.class);
 
     private JdbcStores() {}
+
+    /**
+     * {@code url} as logs and tools may print it: a {@code password=} parameter and the password of
+     * a {@code user:password@} part replaced by {@code ***}.
+     *
+     * @param url a JDBC URL
+     * @return the URL without its secrets
+     */
+    public static String withoutSecrets(String url) {
+        return Urls.withoutSecrets(url);
+    }
 
     /**
      * Opens a store on {@code dataSource}; its configuration's options may name the dialect, the
@@ -62,7 +76,13 @@ public final class JdbcStores {
                     StoreConfig.formatDuration(wait),
                     StoreConfig.formatDuration(config.timeout()));
         }
-        return open(config, options, pool, StoreClock.server(), () -> {});
+        return open(
+                config,
+                options,
+                pool,
+                StoreClock.server(),
+                () -> {},
+                "the application's " + pool.getClass().getName());
     }
 
     /** Opens a store on the pool its options describe. */
@@ -76,7 +96,7 @@ public final class JdbcStores {
                             + " with JdbcStores.open(config, dataSource)");
         }
         ConnectionPool pool = pool(config, options, url);
-        return open(config, options, pool, StoreClock.server(), pool);
+        return open(config, options, pool, StoreClock.server(), pool, null);
     }
 
     /** The store's own pool on {@code url}, with the credentials its options name. */
@@ -103,6 +123,20 @@ public final class JdbcStores {
             DataSource dataSource,
             StoreClock clock,
             AutoCloseable owned) {
+        return open(config, options, dataSource, clock, owned, null);
+    }
+
+    /**
+     * Opens a store whose now is {@code clock}, on {@code dataSource}: the application's, named by
+     * {@code application}, or (null) the store's own.
+     */
+    private static Store open(
+            StoreConfig config,
+            JdbcOptions options,
+            DataSource dataSource,
+            StoreClock clock,
+            AutoCloseable owned,
+            @Nullable String application) {
         JdbcCalls calls = new JdbcCalls(dataSource, config.name(), config.timeout());
         Dialect dialect;
         try {
@@ -140,7 +174,10 @@ public final class JdbcStores {
         JdbcStore store =
                 new JdbcStore(
                         config.name(), calls, settling, options.names(), dialect, clock, owned);
-        return ObservedStore.observe(store, config.observer());
+        JdbcLog log = new JdbcLog();
+        log.openedWith(
+                config.name(), JdbcStoreProvider.TYPE, options.describe(dialect, application));
+        return ObservedStore.observe(store, StoreObserver.all(List.of(log, config.observer())));
     }
 
     /** The database's dialect, after refusing a server that could hand a value out twice. */

@@ -71,6 +71,11 @@ record TableNames(String schema, String prefix) {
         return qualified("owners");
     }
 
+    /** The four tables' names, {@code *} for what tells them apart, as logs show them. */
+    String shown() {
+        return qualified("*");
+    }
+
     /** A table's name without its schema, as the catalog lists it. */
     String bare(String table) {
         return prefix + table;

@@ -11,7 +11,7 @@ import jakarta.inject.Singleton;
 import java.util.List;
 
 /**
- * What only this backend knows, reported to the store's log ({@link StoreLog}) and {@link
+ * What only this backend knows, reported to the store's log ({@link ZooKeeperLog}) and {@link
  * StoreObserver}: conditional writes that did not land ({@link ConditionalWrite}) and the client's
  * connection states ({@link ConnectionReports}). Operations themselves are reported around the
  * store ({@link io.cosid.store.spi.ObservedStore}).
@@ -20,15 +20,15 @@ import java.util.List;
 public final class Observations {
 
     private final String store;
-    private final StoreLog log;
+    private final ZooKeeperLog log;
     private final StoreObserver observer;
 
     @Inject
     Observations(StoreConfig config) {
-        this(config, new StoreLog());
+        this(config, new ZooKeeperLog());
     }
 
-    Observations(StoreConfig config, StoreLog log) {
+    Observations(StoreConfig config, ZooKeeperLog log) {
         this.store = config.name();
         this.log = log;
         this.observer = SafeObserver.of(StoreObserver.all(List.of(log, config.observer())));
@@ -40,11 +40,11 @@ public final class Observations {
     }
 
     /** The store's log. */
-    public StoreLog log() {
+    public ZooKeeperLog log() {
         return log;
     }
 
-    /** The ACL of range key {@code key}'s line refuses this store ({@link StoreLog}). */
+    /** The ACL of range key {@code key}'s line refuses this store ({@link ZooKeeperLog}). */
     public void lineNotWritable(String key, String node) {
         log.lineNotWritable(store, key, node);
     }

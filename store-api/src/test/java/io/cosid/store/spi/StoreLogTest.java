@@ -1,10 +1,9 @@
-package io.cosid.store.zookeeper.internal.wire;
+package io.cosid.store.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cosid.store.LeaseLostException;
 import io.cosid.store.SlotLease;
-import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.StoreObserver.ConnectionEvent;
 import io.cosid.store.StoreObserver.FailedWriteEvent;
@@ -12,71 +11,47 @@ import io.cosid.store.StoreObserver.LeaseEvent;
 import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.StoreObserver.OperationEvent;
 import io.cosid.store.StoreObserver.Outcome;
-import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
+import io.cosid.store.spi.StoreLog.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.slf4j.Marker;
-import org.slf4j.event.Level;
-import org.slf4j.helpers.LegacyAbstractLogger;
-import org.slf4j.helpers.MessageFormatter;
 
-/** The ZooKeeper store's log lines: levels, messages, no stack trace for expected conditions. */
-@DisplayName("The ZooKeeper store's log")
+/** Every backend's log lines: levels, messages, no stack trace for expected conditions. */
+@DisplayName("A store's log")
 class StoreLogTest {
 
     /** One line as written: level, text, and the throwable given, if any. */
-    private record Line(Level level, String text, Throwable thrown) {}
+    private record Line(Level level, String text, @Nullable Throwable thrown) {}
 
-    /** A logger that keeps every line, all levels on. */
-    private static final class Recorder extends LegacyAbstractLogger {
-        private static final long serialVersionUID = 1L;
-        final transient List<Line> lines = new ArrayList<>();
+    /** A log that keeps every line of the levels that are on. */
+    private static final class Recorder extends StoreLog {
+        final List<Line> lines = new ArrayList<>();
+        final Set<Level> on;
 
-        @Override
-        protected String getFullyQualifiedCallerName() {
-            return null;
+        Recorder(Set<Level> on) {
+            this.on = on;
         }
 
         @Override
-        protected void handleNormalizedLoggingCall(
-                Level level, Marker marker, String pattern, Object[] args, Throwable thrown) {
-            lines.add(new Line(level, MessageFormatter.basicArrayFormat(pattern, args), thrown));
+        protected boolean enabled(Level level) {
+            return on.contains(level);
         }
 
         @Override
-        public boolean isTraceEnabled() {
-            return true;
-        }
-
-        @Override
-        public boolean isDebugEnabled() {
-            return true;
-        }
-
-        @Override
-        public boolean isInfoEnabled() {
-            return true;
-        }
-
-        @Override
-        public boolean isWarnEnabled() {
-            return true;
-        }
-
-        @Override
-        public boolean isErrorEnabled() {
-            return true;
+        protected void write(Level level, String text, @Nullable Throwable failure) {
+            lines.add(new Line(level, text, failure));
         }
     }
 
-    private final Recorder recorder = new Recorder();
-    private final StoreLog log = new StoreLog(recorder);
+    private final Recorder log = new Recorder(EnumSet.allOf(Level.class));
 
-    private static OperationEvent operation(Outcome outcome, Throwable failure) {
+    private static OperationEvent operation(Outcome outcome, @Nullable Throwable failure) {
         return new OperationEvent(
                 "main",
                 "zookeeper",
@@ -88,8 +63,8 @@ class StoreLogTest {
     }
 
     private Line only() {
-        assertThat(recorder.lines).hasSize(1);
-        return recorder.lines.get(0);
+        assertThat(log.lines).hasSize(1);
+        return log.lines.get(0);
     }
 
     @Test
@@ -112,25 +87,12 @@ class StoreLogTest {
                         Outcome.CORRUPT,
                         new StoreCorruptedException(
                                 "slot 1 of 'workers'", "field 'fence' missing")));
-        assertThat(recorder.lines).extracting(Line::level).containsExactly(Level.WARN, Level.WARN);
-        assertThat(recorder.lines.get(0).text())
+        assertThat(log.lines).extracting(Line::level).containsExactly(Level.WARN, Level.WARN);
+        assertThat(log.lines.get(0).text())
                 .startsWith("store 'main': slot.renew 'workers' ended lease.lost after 3.0 ms: ")
                 .contains("fence 4 now");
-        assertThat(recorder.lines.get(1).text()).contains("field 'fence' missing");
-        assertThat(recorder.lines).allSatisfy(l -> assertThat(l.thrown()).isNull());
-    }
-
-    @Test
-    @DisplayName(
-            "a line the store may not write is one WARN line naming the key, the node and the"
-                    + " repair")
-    void lineNotWritable() {
-        log.lineNotWritable("main", "orders", "/cosid/.line/ab12");
-        assertThat(only().level()).isEqualTo(Level.WARN);
-        assertThat(only().text())
-                .contains("range key 'orders'", "/cosid/.line/ab12", "compare-and-set alone")
-                .contains("acl=open");
-        assertThat(only().thrown()).isNull();
+        assertThat(log.lines.get(1).text()).contains("field 'fence' missing");
+        assertThat(log.lines).allSatisfy(l -> assertThat(l.thrown()).isNull());
     }
 
     @Test
@@ -139,6 +101,7 @@ class StoreLogTest {
         IllegalStateException bug = new IllegalStateException("planted");
         log.operation(operation(Outcome.FAILED, bug));
         assertThat(only().level()).isEqualTo(Level.WARN);
+        assertThat(only().text()).contains("failed unexpectedly");
         assertThat(only().thrown()).isSameAs(bug);
     }
 
@@ -147,7 +110,7 @@ class StoreLogTest {
     void callersAnswers() {
         log.operation(operation(Outcome.EXHAUSTED, new IllegalStateException("no slot")));
         log.operation(operation(Outcome.REFUSED, new IllegalArgumentException("bad")));
-        assertThat(recorder.lines).extracting(Line::level).containsOnly(Level.DEBUG);
+        assertThat(log.lines).extracting(Line::level).containsOnly(Level.DEBUG);
     }
 
     @Test
@@ -156,17 +119,17 @@ class StoreLogTest {
         log.failedWrite(
                 new FailedWriteEvent(
                         "main",
-                        "zookeeper",
+                        "jdbc",
                         Operation.RANGE_ACQUIRE,
                         FailedWriteEvent.Reason.OUTCOME_UNKNOWN));
         log.failedWrite(
                 new FailedWriteEvent(
                         "main",
-                        "zookeeper",
+                        "jdbc",
                         Operation.RANGE_ACQUIRE,
                         FailedWriteEvent.Reason.LOST_RACE));
-        assertThat(recorder.lines).extracting(Line::level).containsExactly(Level.WARN, Level.DEBUG);
-        assertThat(recorder.lines.get(0).text())
+        assertThat(log.lines).extracting(Line::level).containsExactly(Level.WARN, Level.DEBUG);
+        assertThat(log.lines.get(0).text())
                 .contains("range.acquire lost its reply")
                 .contains("never handed out twice");
     }
@@ -180,10 +143,10 @@ class StoreLogTest {
                 new ConnectionEvent("main", "zookeeper", ConnectionEvent.State.RECONNECTED, false));
         log.connection(
                 new ConnectionEvent("main", "zookeeper", ConnectionEvent.State.RECONNECTED, true));
-        assertThat(recorder.lines)
+        assertThat(log.lines)
                 .extracting(Line::level)
                 .containsExactly(Level.WARN, Level.INFO, Level.WARN);
-        assertThat(recorder.lines.get(2).text()).contains("new session");
+        assertThat(log.lines.get(2).text()).contains("new session");
     }
 
     @Test
@@ -204,7 +167,7 @@ class StoreLogTest {
         log.lease(
                 new LeaseEvent(
                         "main",
-                        "zookeeper",
+                        "jdbc",
                         LeaseEvent.Kind.RENEWED,
                         lease,
                         Duration.ofSeconds(29),
@@ -217,23 +180,25 @@ class StoreLogTest {
     }
 
     @Test
-    @DisplayName("the open line shows the effective options with every secret masked")
-    void openedMasksSecrets() {
-        StoreConfig config =
-                StoreConfig.of("main", "zookeeper")
-                        .withOption("connectString", "zk-1:2181")
-                        .withOption("auth.digest", "app:s3cret-digest")
-                        .withOption("root", "/ids");
-        ZooKeeperOptions options = ZooKeeperOptions.parse(config, true);
-        log.openedWith("main", options.describe(true));
-        assertThat(only().level()).isEqualTo(Level.INFO);
-        assertThat(only().text())
-                .startsWith("store 'main' (zookeeper) opened: connectString=zk-1:2181, ")
-                .contains("auth.digest=****", "root=/ids", "acl=creator")
-                .doesNotContain("s3cret");
-        assertThat(options.toString()).doesNotContain("s3cret");
-        assertThat(options.describe(false))
-                .contains("the application's CuratorFramework")
-                .doesNotContain("zk-1");
+    @DisplayName("opening with options and closing are INFO lines naming the backend")
+    void openedAndClosed() {
+        log.openedWith("main", "jdbc", "url=jdbc:postgresql://db/ids, password=****");
+        log.closed("main", "jdbc");
+        assertThat(log.lines).extracting(Line::level).containsExactly(Level.INFO, Level.INFO);
+        assertThat(log.lines)
+                .extracting(Line::text)
+                .containsExactly(
+                        "store 'main' (jdbc) opened: url=jdbc:postgresql://db/ids, password=****",
+                        "store 'main' (jdbc) closed");
+    }
+
+    @Test
+    @DisplayName("a line whose level is off is not written")
+    void levelsOff() {
+        Recorder warnOnly = new Recorder(EnumSet.of(Level.WARN));
+        warnOnly.operation(operation(Outcome.SUCCESS, null));
+        warnOnly.closed("main", "jdbc");
+        warnOnly.operation(operation(Outcome.TIMED_OUT, null));
+        assertThat(warnOnly.lines).extracting(Line::level).containsExactly(Level.WARN);
     }
 }

@@ -1,8 +1,8 @@
-package io.cosid.store.cli;
+package io.cosid.store.jdbc;
 
 import java.util.regex.Pattern;
 
-/** JDBC URLs as the tool prints them: with any password replaced. */
+/** JDBC URLs as logs and the tool print them: with any password replaced. */
 final class Urls {
 
     private static final Pattern PASSWORD =
