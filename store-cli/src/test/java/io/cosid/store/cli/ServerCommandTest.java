@@ -139,6 +139,19 @@ class ServerCommandTest {
                     .isEqualTo("jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
             Path data = Path.of(ready.group(2));
             assertThat(data.resolve("data/PG_VERSION")).isRegularFile();
+            // what docs/operations.md says of who may connect: loopback and socket lines, trust
+            assertThat(
+                            Files.readAllLines(data.resolve("data/pg_hba.conf")).stream()
+                                    .map(String::strip)
+                                    .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                                    .map(l -> String.join(" ", l.split("\\s+"))))
+                    .containsExactlyInAnyOrder(
+                            "local all all trust",
+                            "host all all 127.0.0.1/32 trust",
+                            "host all all ::1/128 trust",
+                            "local replication all trust",
+                            "host replication all 127.0.0.1/32 trust",
+                            "host replication all ::1/128 trust");
 
             // the store's tables are there: a command that validates them (the default) works
             Cli.Result r = Cli.run("namespaces", "--jdbc-url", ready.group(1));
