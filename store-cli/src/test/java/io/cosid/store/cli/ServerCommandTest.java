@@ -90,12 +90,7 @@ class ServerCommandTest {
         Process server =
                 tool("server", "--backend", "postgresql", "--port", Integer.toString(port));
         try {
-            String first = firstLine(server);
-            Matcher ready =
-                    Pattern.compile("PostgreSQL listening on (\\S+); data in (\\S+) \\(temporary")
-                            .matcher(String.valueOf(first));
-            assertThat(ready.find()).as(first).isTrue();
-            Path data = Path.of(ready.group(2));
+            Path data = PostgresReady.of(server).data();
             List<ProcessHandle> tree = server.toHandle().descendants().toList();
             ProcessHandle child = server.toHandle().children().findFirst().orElseThrow();
             signal("-STOP", tree);
@@ -110,6 +105,18 @@ class ServerCommandTest {
             assertThat(listening(port)).as("the server ended with the tool").isFalse();
         } finally {
             server.destroyForcibly();
+        }
+    }
+
+    /** What {@code server --backend postgresql} says when it is ready: its URL and its data. */
+    private record PostgresReady(String url, Path data) {
+        static PostgresReady of(Process server) throws Exception {
+            String first = firstLine(server);
+            Matcher ready =
+                    Pattern.compile("PostgreSQL listening on (\\S+); data in (\\S+) \\(temporary")
+                            .matcher(String.valueOf(first));
+            assertThat(ready.find()).as(first).isTrue();
+            return new PostgresReady(ready.group(1), Path.of(ready.group(2)));
         }
     }
 
@@ -130,14 +137,10 @@ class ServerCommandTest {
         Process server =
                 tool("server", "--backend", "postgresql", "--port", Integer.toString(port));
         try {
-            String first = firstLine(server);
-            Matcher ready =
-                    Pattern.compile("PostgreSQL listening on (\\S+); data in (\\S+) \\(temporary")
-                            .matcher(String.valueOf(first));
-            assertThat(ready.find()).as(first).isTrue();
-            assertThat(ready.group(1))
+            PostgresReady ready = PostgresReady.of(server);
+            assertThat(ready.url())
                     .isEqualTo("jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
-            Path data = Path.of(ready.group(2));
+            Path data = ready.data();
             assertThat(data.resolve("data/PG_VERSION")).isRegularFile();
             // what docs/operations.md says of who may connect: loopback and socket lines, trust
             assertThat(
@@ -154,7 +157,7 @@ class ServerCommandTest {
                             "host replication all ::1/128 trust");
 
             // the store's tables are there: a command that validates them (the default) works
-            Cli.Result r = Cli.run("namespaces", "--jdbc-url", ready.group(1));
+            Cli.Result r = Cli.run("namespaces", "--jdbc-url", ready.url());
             assertThat(r.code()).as(r.toString()).isZero();
 
             server.destroy(); // SIGTERM: the shutdown path Ctrl-C takes too
