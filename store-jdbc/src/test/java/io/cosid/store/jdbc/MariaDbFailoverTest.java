@@ -15,7 +15,6 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -32,9 +31,7 @@ class MariaDbFailoverTest {
 
     @BeforeAll
     static void installed() {
-        Assumptions.assumeTrue(
-                MariaDbServer.installed(),
-                "MariaDB is not installed (Debian package mariadb-server; .ci/run installs it)");
+        MariaDbServer.assumeInstalled();
     }
 
     @Test

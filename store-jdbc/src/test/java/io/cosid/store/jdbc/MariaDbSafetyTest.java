@@ -10,7 +10,6 @@ import io.cosid.store.Stores;
 import io.cosid.store.jdbc.harness.MariaDbServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -24,9 +23,7 @@ class MariaDbSafetyTest {
 
     @BeforeAll
     static void installed() {
-        Assumptions.assumeTrue(
-                MariaDbServer.installed(),
-                "MariaDB is not installed (Debian package mariadb-server; .ci/run installs it)");
+        MariaDbServer.assumeInstalled();
     }
 
     @Test

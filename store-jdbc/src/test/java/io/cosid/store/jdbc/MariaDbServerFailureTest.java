@@ -2,7 +2,6 @@ package io.cosid.store.jdbc;
 
 import io.cosid.store.jdbc.harness.FaultableServer;
 import io.cosid.store.jdbc.harness.MariaDbServer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 
 @DisplayName("A paused, crashed or locked server (MariaDB)")
@@ -10,9 +9,7 @@ class MariaDbServerFailureTest extends ServerFailureContract {
 
     @Override
     FaultableServer startServer() {
-        Assumptions.assumeTrue(
-                MariaDbServer.installed(),
-                "MariaDB is not installed (Debian package mariadb-server; .ci/run installs it)");
+        MariaDbServer.assumeInstalled();
         return MariaDbServer.start();
     }
 }

@@ -3,7 +3,6 @@ package io.cosid.store.jdbc.harness;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -21,9 +20,7 @@ public final class MariaDbExtension implements BeforeAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        Assumptions.assumeTrue(
-                MariaDbServer.installed(),
-                "MariaDB is not installed (Debian package mariadb-server; .ci/run installs it)");
+        MariaDbServer.assumeInstalled();
         if (database != null) {
             return; // a nested class of the one that started it
         }

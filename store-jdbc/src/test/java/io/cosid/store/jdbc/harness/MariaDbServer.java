@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real MariaDB server for tests, from the Debian packages {@code .ci/run} installs ({@code
@@ -60,6 +61,13 @@ public final class MariaDbServer implements FaultableServer {
      */
     public static boolean installed() {
         return Files.isExecutable(SERVER) && Files.isExecutable(INSTALL);
+    }
+
+    /** Skips the calling test, visibly and naming the package, where MariaDB is not installed. */
+    public static void assumeInstalled() {
+        Assumptions.assumeTrue(
+                installed(),
+                "MariaDB is not installed (Debian package mariadb-server; .ci/run installs it)");
     }
 
     /**
