@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongSupplier;
 
 /**
  * The leases this process holds, per store, and when each stops being valid, as the stores' lease
@@ -24,16 +23,16 @@ public final class HeldLeases implements StoreObserver {
     /** Per store, per term: valid until (the ticker's nanoseconds). */
     private final Map<String, Map<Term, Long>> held = new ConcurrentHashMap<>();
 
-    private final LongSupplier nanoTicker;
+    private final Ticker ticker;
 
     /** A tracker on {@link System#nanoTime()}. */
     public HeldLeases() {
-        this(System::nanoTime);
+        this(Ticker.system());
     }
 
-    /** A tracker on {@code nanoTicker}, for tests that step time. */
-    HeldLeases(LongSupplier nanoTicker) {
-        this.nanoTicker = nanoTicker;
+    /** A tracker on {@code ticker}, for tests that step time. */
+    HeldLeases(Ticker ticker) {
+        this.ticker = ticker;
     }
 
     private record Term(String namespace, int slot, long fence) {}
@@ -64,8 +63,7 @@ public final class HeldLeases implements StoreObserver {
         Map<Term, Long> terms = held.computeIfAbsent(e.store(), s -> new ConcurrentHashMap<>());
         Term term = new Term(e.lease().namespace(), e.lease().slot(), e.lease().fence());
         switch (e.kind()) {
-            case ACQUIRED, RENEWED ->
-                    terms.put(term, nanoTicker.getAsLong() + e.validFor().toNanos());
+            case ACQUIRED, RENEWED -> terms.put(term, ticker.nanos() + e.validFor().toNanos());
             case RELEASED, LOST -> terms.remove(term);
         }
     }
@@ -83,7 +81,7 @@ public final class HeldLeases implements StoreObserver {
      */
     public Held of(String store) {
         Map<Term, Long> terms = held.getOrDefault(store, Map.of());
-        long now = nanoTicker.getAsLong();
+        long now = ticker.nanos();
         int valid = 0;
         int overdue = 0;
         long nearest = Long.MAX_VALUE;

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 /**
  * The holder's rule as a helper for ID generators: stamp only timestamps {@code t} with {@code
@@ -40,7 +39,7 @@ public final class LeaseGuard {
 
     private final SlotLease lease;
     private final long sentAtNanos;
-    private final LongSupplier nanoTime;
+    private final Ticker ticker;
 
     /**
      * The highest timestamp (epoch milliseconds) any guard of this term allowed, NONE, or CLOSED.
@@ -50,10 +49,10 @@ public final class LeaseGuard {
     private final AtomicLong highestStamped;
 
     private LeaseGuard(
-            SlotLease lease, long sentAtNanos, LongSupplier nanoTime, AtomicLong highestStamped) {
+            SlotLease lease, long sentAtNanos, Ticker ticker, AtomicLong highestStamped) {
         this.lease = Objects.requireNonNull(lease, "lease");
         this.sentAtNanos = sentAtNanos;
-        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.highestStamped = highestStamped;
     }
 
@@ -67,19 +66,19 @@ public final class LeaseGuard {
      * @return the guard
      */
     public static LeaseGuard of(SlotLease lease, long requestSentNanos) {
-        return new LeaseGuard(lease, requestSentNanos, System::nanoTime, new AtomicLong(NONE));
+        return new LeaseGuard(lease, requestSentNanos, Ticker.system(), new AtomicLong(NONE));
     }
 
     /**
-     * Guards a lease with a given monotonic clock (for tests).
+     * Guards a lease on a given ticker (a stepped one in tests).
      *
      * @param lease the lease
-     * @param requestSentNanos the clock's reading just before the request was sent
-     * @param nanoTime a monotonic clock in nanoseconds
+     * @param requestSentNanos the ticker's reading just before the request was sent
+     * @param ticker where elapsed time is read
      * @return the guard
      */
-    public static LeaseGuard of(SlotLease lease, long requestSentNanos, LongSupplier nanoTime) {
-        return new LeaseGuard(lease, requestSentNanos, nanoTime, new AtomicLong(NONE));
+    public static LeaseGuard of(SlotLease lease, long requestSentNanos, Ticker ticker) {
+        return new LeaseGuard(lease, requestSentNanos, ticker, new AtomicLong(NONE));
     }
 
     /**
@@ -98,7 +97,7 @@ public final class LeaseGuard {
         return new LeaseGuard(
                 store.acquire(namespace, ownerKey, ttl),
                 sent,
-                System::nanoTime,
+                Ticker.system(),
                 new AtomicLong(NONE));
     }
 
@@ -123,8 +122,8 @@ public final class LeaseGuard {
                             + ") was released through its guard;"
                             + " acquire a new one");
         }
-        long sent = nanoTime.getAsLong();
-        return new LeaseGuard(store.renew(lease), sent, nanoTime, highestStamped);
+        long sent = ticker.nanos();
+        return new LeaseGuard(store.renew(lease), sent, ticker, highestStamped);
     }
 
     /**
@@ -179,7 +178,7 @@ public final class LeaseGuard {
      * @return {@code ttl} minus the time since the request was sent, never negative
      */
     public Duration remaining() {
-        Duration left = lease.ttl().minusNanos(nanoTime.getAsLong() - sentAtNanos);
+        Duration left = lease.ttl().minusNanos(ticker.nanos() - sentAtNanos);
         return left.isNegative() ? Duration.ZERO : left;
     }
 

@@ -439,6 +439,47 @@ public record StoreConfig(
     }
 
     /**
+     * A yes-or-no option, written {@code true} or {@code false} (in any case).
+     *
+     * @param key the option's key
+     * @param defaultValue the value when the option is absent
+     * @return the option's value or the default
+     * @throws IllegalArgumentException naming the key, if the value is neither
+     */
+    public boolean booleanOption(String key, boolean defaultValue) {
+        String word = choiceOption(key, Boolean.toString(defaultValue), List.of("true", "false"));
+        return Boolean.parseBoolean(word);
+    }
+
+    /**
+     * An option that is one of a few words, in any case.
+     *
+     * @param key the option's key
+     * @param defaultValue the word when the option is absent (may be null)
+     * @param choices the words allowed, in lower case
+     * @return the word chosen, in lower case, or the default
+     * @throws IllegalArgumentException naming the key and the words allowed, if the value is none
+     *     of them
+     */
+    public @Nullable String choiceOption(
+            String key, @Nullable String defaultValue, List<String> choices) {
+        String text = options.get(key);
+        if (text == null) {
+            return defaultValue;
+        }
+        String word = text.trim().toLowerCase(Locale.ROOT);
+        if (choices.contains(word)) {
+            return word;
+        }
+        String allowed =
+                choices.size() == 2
+                        ? choices.get(0) + " or " + choices.get(1)
+                        : "one of " + String.join(", ", choices);
+        throw new IllegalArgumentException(
+                optionPath(key) + " must be " + allowed + ", got '" + text + "'");
+    }
+
+    /**
      * The full setting path of an option, for messages.
      *
      * @param key the option's key

@@ -276,6 +276,38 @@ class StoreConfigTest {
 
         @Test
         @DisplayName(
+                "with yes-or-no and one-of-a-few-words options, in any case, refused by name and"
+                        + " with the words allowed")
+        void choices() {
+            StoreConfig words =
+                    StoreConfig.of("db", "jdbc")
+                            .withOption("tls.enabled", " TRUE ")
+                            .withOption("failover", "Accept")
+                            .withOption("acl", "everyone")
+                            .withOption("dialect", "oracle")
+                            .withOption("fix", "yes");
+            assertThat(words.booleanOption("tls.enabled", false)).isTrue();
+            assertThat(words.booleanOption("absent", true)).isTrue();
+            assertThat(words.choiceOption("failover", "refuse", List.of("refuse", "accept")))
+                    .isEqualTo("accept");
+            assertThat(words.choiceOption("absent", null, List.of("a", "b", "c"))).isNull();
+            assertThatThrownBy(() -> words.booleanOption("fix", false))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("cosid.stores.db.options.fix must be true or false, got 'yes'");
+            assertThatThrownBy(() -> words.choiceOption("acl", "open", List.of("open", "creator")))
+                    .hasMessage(
+                            "cosid.stores.db.options.acl must be open or creator, got 'everyone'");
+            assertThatThrownBy(
+                            () ->
+                                    words.choiceOption(
+                                            "dialect", null, List.of("postgresql", "mysql", "h2")))
+                    .hasMessage(
+                            "cosid.stores.db.options.dialect must be one of postgresql, mysql, h2,"
+                                    + " got 'oracle'");
+        }
+
+        @Test
+        @DisplayName(
                 "with keys matched to the backend's spelling ignoring case and dashes (environment"
                         + " variables lowercase them)")
         void keysMatchedLoosely() {

@@ -162,6 +162,52 @@ public abstract class StoreLog implements StoreObserver {
     }
 
     /**
+     * A settlement ({@link Settlements}) did not settle yet and is tried again.
+     *
+     * @param store the store's name
+     * @param what what it settles
+     * @param reason why this attempt did not
+     */
+    public final void settlementRetried(String store, String what, String reason) {
+        line(Level.DEBUG, "store '%s': %s not settled yet: %s", store, what, reason);
+    }
+
+    /**
+     * A settlement ({@link Settlements}) was given up: the slot is free by its ttl instead.
+     *
+     * @param store the store's name
+     * @param what what it settles
+     * @param why why it was given up
+     */
+    public final void settlementAbandoned(String store, String what, String why) {
+        line(
+                Level.WARN,
+                "store '%s': %s: %s; the slot is free once the lease's ttl ran out",
+                store,
+                what,
+                why);
+    }
+
+    /**
+     * A settlement ({@link Settlements}) failed in a way the store did not expect.
+     *
+     * @param store the store's name
+     * @param what what it settles
+     * @param failure the failure, shown with its stack trace
+     */
+    public final void settlementFailed(String store, String what, Throwable failure) {
+        if (enabled(Level.WARN)) {
+            write(
+                    Level.WARN,
+                    format(
+                            "store '%s': %s failed unexpectedly; the slot is free once the lease's"
+                                    + " ttl ran out",
+                            store, what),
+                    failure);
+        }
+    }
+
+    /**
      * Writes a line without a stack trace, formatted only if its level is on.
      *
      * @param level its level

@@ -9,12 +9,12 @@ import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreArguments;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.Ticker;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.function.LongSupplier;
 import me.ahoo.cosid.CosIdException;
 import me.ahoo.cosid.machine.InstanceId;
 import me.ahoo.cosid.machine.MachineIdDistributor;
@@ -103,7 +103,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
     private final Duration foreverTtl;
     private final InstantSource clock;
     private final Pause pause;
-    private final LongSupplier nanoTime;
+    private final Ticker ticker;
     private final ConcurrentMap<Holder, HeldMachineId> held = new ConcurrentHashMap<>();
     private final ConcurrentMap<Holder, Object> locks = new ConcurrentHashMap<>();
 
@@ -134,7 +134,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
      */
     public StoreMachineIdDistributor(
             SlotLeaseStore slots, Duration tolerance, Duration foreverTtl) {
-        this(slots, tolerance, foreverTtl, InstantSource.system(), Pause.SLEEP, System::nanoTime);
+        this(slots, tolerance, foreverTtl, InstantSource.system(), Pause.SLEEP, Ticker.system());
     }
 
     StoreMachineIdDistributor(
@@ -143,7 +143,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
             Duration foreverTtl,
             InstantSource clock,
             Pause pause,
-            LongSupplier nanoTime) {
+            Ticker ticker) {
         this.slots = Objects.requireNonNull(slots, "slots must not be null");
         this.tolerance =
                 StoreArguments.requireTolerance(
@@ -153,7 +153,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
                         Objects.requireNonNull(foreverTtl, "foreverTtl must not be null"));
         this.clock = clock;
         this.pause = pause;
-        this.nanoTime = nanoTime;
+        this.ticker = ticker;
     }
 
     /**
@@ -197,7 +197,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
                     current.lose("was lost: " + lost.getMessage());
                 }
             }
-            long sent = nanoTime.getAsLong();
+            long sent = ticker.nanos();
             SlotLease lease;
             try {
                 lease = slots.acquire(holder.namespace(), ownerKey, ttl);
@@ -207,7 +207,7 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
                 overflow.initCause(exhausted);
                 throw overflow;
             }
-            LeaseGuard guard = LeaseGuard.of(lease, sent, nanoTime);
+            LeaseGuard guard = LeaseGuard.of(lease, sent, ticker);
             try {
                 guard = awaitFloor(guard);
             } catch (RuntimeException | Error failure) {
@@ -339,10 +339,10 @@ public final class StoreMachineIdDistributor implements MachineIdDistributor {
         // A new term's expiry is the store's now at the acquire plus the ttl (docs/contract.md).
         long storeNow = lease.expiresAt().toEpochMilli() - lease.ttl().toMillis();
         long allowed = Math.max(0, floor - storeNow) + 2 * tolerance.toMillis();
-        long deadline = nanoTime.getAsLong() + Duration.ofMillis(allowed).toNanos();
+        long deadline = ticker.nanos() + Duration.ofMillis(allowed).toNanos();
         long renewEvery = Math.max(1, lease.ttl().toMillis() / 3);
         while (now < floor) {
-            if (floor - now > allowed || nanoTime.getAsLong() - deadline > 0) {
+            if (floor - now > allowed || ticker.nanos() - deadline > 0) {
                 throw new ClockTooManyBackwardsException(floor, now, allowed);
             }
             try {

@@ -1,5 +1,7 @@
 package io.cosid.store.jdbc;
 
+import io.cosid.store.StoreConfig;
+import io.cosid.store.spi.Deadline;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -53,12 +55,11 @@ final class BoundedBorrow implements AutoCloseable {
     }
 
     /**
-     * A connection, or a failure once {@code deadlineNanos} passed.
+     * A connection, or a failure once {@code deadline} passed.
      *
-     * @param budget the store's timeout, as messages name it
      * @throws SQLTransientConnectionException if none came within the budget
      */
-    Connection borrow(long deadlineNanos, Duration budget) throws SQLException {
+    Connection borrow(Deadline deadline) throws SQLException {
         ExecutorService threads = borrowing;
         if (threads == null) {
             return dataSource.getConnection();
@@ -74,12 +75,12 @@ final class BoundedBorrow implements AutoCloseable {
                         },
                         threads);
         try {
-            return borrowed.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+            return borrowed.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             var unused = borrowed.thenAccept(BoundedBorrow::giveBack);
             throw new SQLTransientConnectionException(
                     "the data source lent no connection within the store's timeout of "
-                            + budget
+                            + StoreConfig.formatDuration(deadline.timeout())
                             + " (a pool waits by its own connection timeout: keep it no longer"
                             + " than the store's)",
                     e);

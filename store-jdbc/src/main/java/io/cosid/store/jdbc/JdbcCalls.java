@@ -1,7 +1,8 @@
 package io.cosid.store.jdbc;
 
-import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.Ticker;
+import io.cosid.store.spi.Deadline;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -48,6 +49,7 @@ final class JdbcCalls {
     private final BoundedBorrow connections;
     private final String storeName;
     private final Duration timeout;
+    private final Ticker ticker;
     private volatile boolean closed;
     private volatile @Nullable DatabaseIdentity identity;
 
@@ -55,34 +57,35 @@ final class JdbcCalls {
         this.connections = new BoundedBorrow(dataSource, storeName, timeout);
         this.storeName = storeName;
         this.timeout = timeout;
+        this.ticker = Ticker.system();
     }
 
     /** Runs {@code work} in autocommit: each statement lands on its own. */
     <T> T autocommit(String operation, Work<T> work) {
-        return run(operation, true, deadline(), work);
+        return run(true, deadline(operation), work);
     }
 
     /** Runs {@code work} as one transaction, committed when it returns, rolled back otherwise. */
     <T> T transaction(String operation, Work<T> work) {
-        return run(operation, false, deadline(), work);
+        return run(false, deadline(operation), work);
     }
 
     /**
-     * Runs {@code work} as one transaction, within a budget that ends at {@code deadlineNanos} (an
-     * operation that may take several transactions spends one budget).
+     * Runs {@code work} as one transaction within {@code deadline} (an operation that may take
+     * several transactions spends one budget).
      */
-    <T> T transaction(String operation, long deadlineNanos, Work<T> work) {
-        return run(operation, false, deadlineNanos, work);
+    <T> T transaction(Deadline deadline, Work<T> work) {
+        return run(false, deadline, work);
     }
 
-    /** Runs {@code work} in autocommit within a budget that ends at {@code deadlineNanos}. */
-    <T> T autocommit(String operation, long deadlineNanos, Work<T> work) {
-        return run(operation, true, deadlineNanos, work);
+    /** Runs {@code work} in autocommit within {@code deadline}. */
+    <T> T autocommit(Deadline deadline, Work<T> work) {
+        return run(true, deadline, work);
     }
 
-    /** The end of a budget that starts now, by {@link System#nanoTime()}. */
-    long deadline() {
-        return System.nanoTime() + timeout.toNanos();
+    /** The budget of {@code operation}, the store's timeout, starting now. */
+    Deadline deadline(String operation) {
+        return Deadline.start(operation, timeout, ticker);
     }
 
     /** Checks every physical connection against {@code identity} before its first use. */
@@ -106,21 +109,19 @@ final class JdbcCalls {
         connections.close();
     }
 
-    private <T> T run(String operation, boolean autocommit, long deadline, Work<T> work) {
+    private <T> T run(boolean autocommit, Deadline deadline, Work<T> work) {
         if (closed) {
             throw new IllegalStateException(
-                    "store '" + storeName + "' is closed; cannot " + operation);
+                    "store '" + storeName + "' is closed; cannot " + deadline.operation());
         }
-        if (deadline - System.nanoTime() <= 0) {
-            throw new StoreTimeoutException(operation, timeout, null);
-        }
+        deadline.check();
         Connection c;
         try {
-            c = connections.borrow(deadline, timeout);
+            c = connections.borrow(deadline);
         } catch (SQLException e) {
-            throw failed(operation, deadline, e);
+            throw failed(deadline, e);
         }
-        Session session = new Session(c, operation, timeout, deadline);
+        Session session = new Session(c, deadline);
         boolean done = false;
         try {
             // the identity read and the autocommit switch are round trips too, when they happen
@@ -140,7 +141,7 @@ final class JdbcCalls {
             done = true;
             return result;
         } catch (SQLException e) {
-            throw failed(operation, deadline, e);
+            throw failed(deadline, e);
         } finally {
             if (!done && !autocommit) {
                 rollback(c);
@@ -174,10 +175,9 @@ final class JdbcCalls {
     }
 
     /** A failure of the driver: a timeout once the budget is spent, else the store unavailable. */
-    RuntimeException failed(String operation, long deadlineNanos, SQLException e) {
-        if (deadlineNanos - System.nanoTime() <= 0
-                || e instanceof SQLTransientConnectionException) {
-            return new StoreTimeoutException(operation, timeout, e);
+    static RuntimeException failed(Deadline deadline, SQLException e) {
+        if (!deadline.hasTimeLeft() || e instanceof SQLTransientConnectionException) {
+            return deadline.expired(e);
         }
         return unavailable(e);
     }

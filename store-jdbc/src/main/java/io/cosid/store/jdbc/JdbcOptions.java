@@ -64,28 +64,16 @@ record JdbcOptions(
                             + url
                             + "'");
         }
-        String dialect = config.option("dialect", null);
-        if (dialect != null) {
-            dialect = dialect.toLowerCase(Locale.ROOT);
-            if (!DIALECTS.contains(dialect)) {
-                throw new IllegalArgumentException(
-                        config.optionPath("dialect")
-                                + " must be one of "
-                                + DIALECTS
-                                + " (or absent, to detect it), got '"
-                                + dialect
-                                + "'");
-            }
-        }
-        Schema.Mode schema;
+        String dialect = config.choiceOption("dialect", null, DIALECTS);
+        Schema.Mode schema =
+                Schema.Mode.valueOf(
+                        Objects.requireNonNull(
+                                        config.choiceOption(
+                                                "schema",
+                                                "validate",
+                                                List.of("validate", "create")))
+                                .toUpperCase(Locale.ROOT));
         TableNames names;
-        try {
-            schema =
-                    Schema.Mode.parse(
-                            Objects.requireNonNullElse(config.option("schema", null), "validate"));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(config.optionPath("schema") + ": " + e.getMessage());
-        }
         try {
             names =
                     TableNames.of(
@@ -102,7 +90,10 @@ record JdbcOptions(
                 dialect,
                 schema,
                 names,
-                failover(config));
+                "accept"
+                        .equals(
+                                config.choiceOption(
+                                        "failover", "refuse", List.of("refuse", "accept"))));
     }
 
     /**
@@ -136,19 +127,5 @@ record JdbcOptions(
                 .append(", failover=")
                 .append(acceptFailover ? "accept" : "refuse")
                 .toString();
-    }
-
-    private static boolean failover(StoreConfig config) {
-        String failover = Objects.requireNonNullElse(config.option("failover", null), "refuse");
-        return switch (failover.toLowerCase(Locale.ROOT)) {
-            case "refuse" -> false;
-            case "accept" -> true;
-            default ->
-                    throw new IllegalArgumentException(
-                            config.optionPath("failover")
-                                    + " must be refuse or accept, got '"
-                                    + failover
-                                    + "'");
-        };
     }
 }

@@ -17,8 +17,10 @@ import io.cosid.store.SlotBusyException;
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.SlotView;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.spi.NamespaceRules;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.Settlements;
 import io.cosid.store.spi.SlotState;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -67,14 +69,14 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
         requireTolerance(tolerance);
         Namespace requested = new Namespace(namespace, limit, tolerance);
         String operation = OperationNames.define(namespace);
-        long deadline = calls.deadline();
-        while (true) {
-            Optional<Namespace> defined =
-                    calls.transaction(operation, deadline, s -> define(s, requested));
+        Deadline deadline = calls.deadline(operation);
+        while (deadline.hasTimeLeft()) {
+            Optional<Namespace> defined = calls.transaction(deadline, s -> define(s, requested));
             if (defined.isPresent()) {
                 return defined.get();
             }
         }
+        throw deadline.expired(null);
     }
 
     /** Defines in one transaction; empty when another define created the row first. */
@@ -167,14 +169,13 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
         requireOwnerKey(ownerKey);
         requireTtl(ttl);
         String operation = OperationNames.acquire(namespace, ownerKey);
-        long deadline = calls.deadline();
-        while (true) {
+        Deadline deadline = calls.deadline(operation);
+        while (deadline.hasTimeLeft()) {
             String nonce = UUID.randomUUID().toString();
             SlotAcquire.Started[] sent = new SlotAcquire.Started[1];
             try {
                 SlotAcquire.Started started =
                         calls.transaction(
-                                operation,
                                 deadline,
                                 s -> {
                                     sent[0] =
@@ -190,6 +191,7 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
                 return writes.settleAcquire(operation, deadline, sent[0], nonce, e);
             }
         }
+        throw deadline.expired(null);
     }
 
     @Override
@@ -217,12 +219,11 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
         requireFence(fenceAtLeast);
         requireInstant("floorAtLeast", floorAtLeast);
         String operation = OperationNames.slotAdvance(namespace, slot);
-        long deadline = calls.deadline();
-        while (true) {
+        Deadline deadline = calls.deadline(operation);
+        while (deadline.hasTimeLeft()) {
             try {
                 SlotState advanced =
                         calls.transaction(
-                                operation,
                                 deadline,
                                 s -> advance(s, namespace, slot, fenceAtLeast, floorAtLeast));
                 marks.wrote(namespace, slot, advanced);
@@ -231,6 +232,7 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
                 // another store created the slot's row: read it again
             }
         }
+        throw deadline.expired(null);
     }
 
     private SlotState advance(

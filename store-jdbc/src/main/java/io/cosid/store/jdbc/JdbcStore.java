@@ -5,6 +5,7 @@ import io.cosid.store.SlotLeaseStore;
 import io.cosid.store.Store;
 import io.cosid.store.StoreAdmin;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.Settlements;
 import java.sql.PreparedStatement;
 import java.util.Optional;
 
@@ -21,6 +22,7 @@ final class JdbcStore implements Store {
     private final JdbcCalls settling;
 
     /**
+     * @param settlements where timed-out acquires and releases are finished
      * @param owned what closing the store closes besides (a pool it built); a no-op for the
      *     application's data source
      */
@@ -31,13 +33,14 @@ final class JdbcStore implements Store {
             TableNames names,
             Dialect dialect,
             StoreClock clock,
+            Settlements settlements,
             AutoCloseable owned) {
         this.name = name;
         this.calls = calls;
         this.settling = settling;
         this.names = names;
         this.owned = owned;
-        this.settlements = new Settlements(name, calls.timeout());
+        this.settlements = settlements;
         this.ranges = new JdbcRangeStore(calls, RangeTable.of(names, dialect));
         this.slots =
                 new JdbcSlotLeaseStore(

@@ -4,7 +4,9 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreObserver;
+import io.cosid.store.Ticker;
 import io.cosid.store.spi.ObservedStore;
+import io.cosid.store.spi.Settlements;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -123,7 +125,11 @@ public final class JdbcStores {
             DataSource dataSource,
             StoreClock clock,
             AutoCloseable owned) {
-        return open(config, options, dataSource, clock, owned, null);
+        String given =
+                options.url() == null
+                        ? "the application's " + dataSource.getClass().getName()
+                        : null;
+        return open(config, options, dataSource, clock, owned, given);
     }
 
     /**
@@ -171,10 +177,19 @@ public final class JdbcStores {
         }
         JdbcCalls settling = new JdbcCalls(dataSource, config.name(), config.timeout());
         calls.identity().ifPresent(settling::watch);
+        JdbcLog log = new JdbcLog();
+        Settlements settlements =
+                new Settlements(config.name(), config.timeout(), Ticker.system(), log);
         JdbcStore store =
                 new JdbcStore(
-                        config.name(), calls, settling, options.names(), dialect, clock, owned);
-        JdbcLog log = new JdbcLog();
+                        config.name(),
+                        calls,
+                        settling,
+                        options.names(),
+                        dialect,
+                        clock,
+                        settlements,
+                        owned);
         log.openedWith(
                 config.name(), JdbcStoreProvider.TYPE, options.describe(dialect, application));
         return ObservedStore.observe(store, StoreObserver.all(List.of(log, config.observer())));

@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -28,17 +27,7 @@ final class Schema {
         /** Refuse to open when a table or column is missing (the default). */
         VALIDATE,
         /** Create the tables when missing, then check them. */
-        CREATE;
-
-        static Mode parse(String text) {
-            return switch (text.toLowerCase(Locale.ROOT)) {
-                case "validate" -> VALIDATE;
-                case "create" -> CREATE;
-                default ->
-                        throw new IllegalArgumentException(
-                                "schema must be validate or create, got '" + text + "'");
-            };
-        }
+        CREATE
     }
 
     private static final Pattern STATEMENTS = Pattern.compile(";\\s*(?:\\n|$)");

@@ -1,12 +1,11 @@
 package io.cosid.store.jdbc;
 
 import io.cosid.store.StoreTimeoutException;
+import io.cosid.store.spi.Deadline;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One operation's connection and time budget: every statement is prepared through {@link #prepare},
@@ -16,15 +15,11 @@ import org.jspecify.annotations.Nullable;
 final class Session {
 
     private final Connection connection;
-    private final String operation;
-    private final Duration timeout;
-    private final long deadlineNanos;
+    private final Deadline deadline;
 
-    Session(Connection connection, String operation, Duration timeout, long deadlineNanos) {
+    Session(Connection connection, Deadline deadline) {
         this.connection = connection;
-        this.operation = operation;
-        this.timeout = timeout;
-        this.deadlineNanos = deadlineNanos;
+        this.deadline = deadline;
     }
 
     /**
@@ -53,21 +48,16 @@ final class Session {
      * @throws StoreTimeoutException if no time is left
      */
     void arm() throws SQLException {
-        long left = deadlineNanos - System.nanoTime();
+        long left = deadline.remainingNanos();
         if (left <= 0) {
-            throw expired(null);
+            throw deadline.expired(null);
         }
         connection.setNetworkTimeout(Runnable::run, (int) Math.max(1, left / 1_000_000));
     }
 
-    /** Whether the operation's budget is spent. */
-    boolean spent() {
-        return deadlineNanos - System.nanoTime() <= 0;
-    }
-
-    /** The timeout of this operation, naming it and its budget. */
-    StoreTimeoutException expired(@Nullable Throwable cause) {
-        return new StoreTimeoutException(operation, timeout, cause);
+    /** The operation's budget. */
+    Deadline deadline() {
+        return deadline;
     }
 
     Connection connection() {

@@ -5,7 +5,9 @@ import io.cosid.store.SlotLease;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.Settlements;
 import io.cosid.store.spi.SlotState;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,11 +58,10 @@ final class SlotWrites {
     SlotLease renew(SlotLease lease) {
         String operation = OperationNames.renew(lease.namespace(), lease.slot());
         String nonce = UUID.randomUUID().toString();
-        long deadline = calls.deadline();
+        Deadline deadline = calls.deadline(operation);
         try {
             SlotState renewed =
                     calls.transaction(
-                            operation,
                             deadline,
                             s -> {
                                 Locked locked = lock(s, lease.namespace(), lease.slot());
@@ -74,7 +75,7 @@ final class SlotWrites {
             marks.wrote(lease.namespace(), lease.slot(), renewed);
             return renewed.toLease(lease.namespace(), lease.slot());
         } catch (JdbcCalls.UnknownOutcome e) {
-            ReadBack back = readBack(operation, deadline, lease, nonce);
+            ReadBack back = readBack(deadline, lease, nonce);
             if (back.mine().isPresent()) {
                 return back.mine().get().toLease(lease.namespace(), lease.slot());
             }
@@ -89,12 +90,12 @@ final class SlotWrites {
      */
     Instant release(SlotLease lease, @Nullable Instant stampedBefore) {
         String operation = OperationNames.release(lease.namespace(), lease.slot());
-        long deadline = calls.deadline();
+        Deadline deadline = calls.deadline(operation);
         String nonce = UUID.randomUUID().toString();
         try {
-            return endTerm(calls, operation, deadline, lease, stampedBefore, nonce);
+            return endTerm(calls, deadline, lease, stampedBefore, nonce);
         } catch (JdbcCalls.UnknownOutcome e) {
-            ReadBack back = readBack(operation, deadline, lease, nonce);
+            ReadBack back = readBack(deadline, lease, nonce);
             if (back.mine().isPresent()) {
                 return back.mine().get().nextFloor();
             }
@@ -108,14 +109,12 @@ final class SlotWrites {
 
     private Instant endTerm(
             JdbcCalls on,
-            String operation,
-            long deadline,
+            Deadline deadline,
             SlotLease lease,
             @Nullable Instant stampedBefore,
             String nonce) {
         SlotState ended =
                 on.transaction(
-                        operation,
                         deadline,
                         s -> {
                             Locked locked = lock(s, lease.namespace(), lease.slot());
@@ -144,15 +143,9 @@ final class SlotWrites {
         later.later(
                 "finishing a timed-out " + operation,
                 lease.ttl(),
-                () -> {
+                d -> {
                     try {
-                        endTerm(
-                                settling,
-                                operation,
-                                settling.deadline(),
-                                lease,
-                                stampedBefore,
-                                UUID.randomUUID().toString());
+                        endTerm(settling, d, lease, stampedBefore, UUID.randomUUID().toString());
                     } catch (LeaseLostException e) {
                         // another term started: nothing is left to finish
                     }
@@ -167,7 +160,7 @@ final class SlotWrites {
      */
     SlotLease settleAcquire(
             String operation,
-            long deadline,
+            Deadline deadline,
             SlotAcquire.@Nullable Started sent,
             String nonce,
             JdbcCalls.UnknownOutcome e) {
@@ -175,23 +168,21 @@ final class SlotWrites {
             throw unknown(operation, e, null);
         }
         SlotLease lease = sent.lease();
-        ReadBack back = readBack(operation, deadline, lease, nonce);
+        ReadBack back = readBack(deadline, lease, nonce);
         if (back.mine().isPresent()) {
             return lease;
         }
         later.later(
                 "releasing the term of a timed-out " + operation,
                 lease.ttl(),
-                () -> releaseIfMine(lease, nonce));
+                d -> releaseIfMine(d, lease, nonce));
         throw unknown(operation, e, back);
     }
 
     /** Releases the term {@code nonce} wrote, if the row still carries it; true when settled. */
-    private boolean releaseIfMine(SlotLease lease, String nonce) {
-        String operation = OperationNames.release(lease.namespace(), lease.slot());
+    private boolean releaseIfMine(Deadline deadline, SlotLease lease, String nonce) {
         return settling.transaction(
-                operation,
-                settling.deadline(),
+                deadline,
                 s -> {
                     Locked locked = lock(s, lease.namespace(), lease.slot());
                     if (!locked.nonce().equals(nonce)) {
@@ -210,10 +201,9 @@ final class SlotWrites {
     }
 
     /** The slot as written by the write that carried {@code nonce}, when the row shows it. */
-    private ReadBack readBack(String operation, long deadline, SlotLease lease, String nonce) {
+    private ReadBack readBack(Deadline deadline, SlotLease lease, String nonce) {
         try {
-            return new ReadBack(
-                    calls.autocommit(operation, deadline, s -> readNonce(s, lease, nonce)), null);
+            return new ReadBack(calls.autocommit(deadline, s -> readNonce(s, lease, nonce)), null);
         } catch (StoreTimeoutException | StoreUnavailableException e) {
             return new ReadBack(Optional.empty(), e);
         }
@@ -319,8 +309,8 @@ final class SlotWrites {
     private static StoreException unknown(
             String operation, JdbcCalls.UnknownOutcome e, @Nullable ReadBack back) {
         StoreException failure = back == null ? null : back.failure();
-        if (failure instanceof StoreTimeoutException || e.session().spent()) {
-            return e.session().expired(e.getCause());
+        if (failure instanceof StoreTimeoutException || !e.session().deadline().hasTimeLeft()) {
+            return e.session().deadline().expired(e.getCause());
         }
         String found =
                 back == null

@@ -45,7 +45,7 @@ class BadOptionsTest {
         assertOneLine(
                 () -> Stores.open(config().withOption("dialect", "oracle")),
                 IllegalArgumentException.class,
-                "cosid.stores.bad.options.dialect must be one of [postgresql, mysql]");
+                "cosid.stores.bad.options.dialect must be postgresql or mysql, got 'oracle'");
     }
 
     @Test
@@ -143,7 +143,7 @@ class BadOptionsTest {
         assertOneLine(
                 () -> Stores.open(config().withOption("schema", "update")),
                 IllegalArgumentException.class,
-                "cosid.stores.bad.options.schema: schema must be validate or create, got 'update'");
+                "cosid.stores.bad.options.schema must be validate or create, got 'update'");
     }
 
     private static void assertOneLine(

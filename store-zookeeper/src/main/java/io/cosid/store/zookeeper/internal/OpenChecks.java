@@ -1,9 +1,9 @@
 package io.cosid.store.zookeeper.internal;
 
 import io.cosid.store.StoreException;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.zookeeper.internal.connect.ServerVersion;
 import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
-import io.cosid.store.zookeeper.internal.wire.Deadline;
 import io.cosid.store.zookeeper.internal.wire.Failures;
 import io.cosid.store.zookeeper.internal.wire.ParentAcls;
 import io.cosid.store.zookeeper.internal.wire.Reads;

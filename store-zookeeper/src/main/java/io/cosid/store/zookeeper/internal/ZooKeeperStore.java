@@ -7,15 +7,15 @@ import io.cosid.store.StoreAdmin;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreObserver.Operation;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.Settlements;
 import io.cosid.store.zookeeper.internal.connect.ClientClose;
 import io.cosid.store.zookeeper.internal.connect.ClientOwnership;
 import io.cosid.store.zookeeper.internal.ranges.ZooKeeperRangeStore;
-import io.cosid.store.zookeeper.internal.slots.Settlements;
 import io.cosid.store.zookeeper.internal.slots.ZooKeeperSlotLeaseStore;
 import io.cosid.store.zookeeper.internal.wire.CallWatchdog;
 import io.cosid.store.zookeeper.internal.wire.ConnectionReports;
-import io.cosid.store.zookeeper.internal.wire.Deadline;
 import io.cosid.store.zookeeper.internal.wire.NodePaths;
 import io.cosid.store.zookeeper.internal.wire.Observations;
 import io.cosid.store.zookeeper.internal.wire.RoundTrips;
@@ -129,7 +129,7 @@ public final class ZooKeeperStore implements Store {
         if (lifecycle.close()) {
             Deadline deadline = Deadline.start("close", lifecycle.timeout(), lifecycle.ticker());
             connectionReports.stop();
-            settlements.finish();
+            settlements.close();
             watchdog.close();
             if (ownership == ClientOwnership.OWNED) {
                 Duration left = Duration.ofNanos(Math.max(0, deadline.remainingNanos()));

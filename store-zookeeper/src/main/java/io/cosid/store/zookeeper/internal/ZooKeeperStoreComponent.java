@@ -5,12 +5,14 @@ import dagger.Component;
 import dagger.Module;
 import dagger.Provides;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.Ticker;
+import io.cosid.store.spi.Settlements;
 import io.cosid.store.zookeeper.internal.connect.ClientOwnership;
 import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
 import io.cosid.store.zookeeper.internal.wire.ConnectionReports;
 import io.cosid.store.zookeeper.internal.wire.NodePaths;
 import io.cosid.store.zookeeper.internal.wire.Observations;
-import io.cosid.store.zookeeper.internal.wire.Ticker;
+import io.cosid.store.zookeeper.internal.wire.StoreLifecycle;
 import jakarta.inject.Singleton;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooDefs;
@@ -47,7 +49,7 @@ interface ZooKeeperStoreComponent {
 
     /**
      * The node layout lives under the option {@code root}, inside the client's Curator namespace if
-     * it has one.
+     * it has one; the store's settlements are spi's.
      */
     @Module
     final class PathsModule {
@@ -65,6 +67,17 @@ interface ZooKeeperStoreComponent {
                     options.creatorAcl()
                             ? ZooDefs.Ids.CREATOR_ALL_ACL
                             : ZooDefs.Ids.OPEN_ACL_UNSAFE);
+        }
+
+        /** The store's settlements: spi's one rule, on the store's budget, ticker and log. */
+        @Provides
+        @Singleton
+        static Settlements settlements(StoreLifecycle lifecycle, Observations observations) {
+            return new Settlements(
+                    observations.store(),
+                    lifecycle.timeout(),
+                    lifecycle.ticker(),
+                    observations.log());
         }
     }
 }

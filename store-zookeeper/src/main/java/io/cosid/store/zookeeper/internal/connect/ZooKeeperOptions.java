@@ -167,7 +167,7 @@ public record ZooKeeperOptions(
                 root(config),
                 authDigest(config),
                 creatorAcl(config, ownClient),
-                booleanOption(config, ACL_FIX_PARENTS),
+                config.booleanOption(ACL_FIX_PARENTS, false),
                 tls(config));
     }
 
@@ -264,32 +264,21 @@ public record ZooKeeperOptions(
      */
     private static boolean creatorAcl(StoreConfig config, boolean ownClient) {
         boolean credentials = config.option(AUTH_DIGEST, null) != null;
-        String acl = option(config, ACL, credentials ? "creator" : "open");
-        return switch (acl) {
-            case "open" -> false;
-            case "creator" -> {
-                if (ownClient && !credentials) {
-                    throw new IllegalArgumentException(
-                            config.optionPath(ACL)
-                                    + " = creator needs credentials: set "
-                                    + config.optionPath(AUTH_DIGEST)
-                                    + " to user:password");
-                }
-                yield true;
-            }
-            default ->
-                    throw new IllegalArgumentException(
-                            config.optionPath(ACL) + " must be open or creator, got '" + acl + "'");
-        };
-    }
-
-    private static boolean booleanOption(StoreConfig config, String key) {
-        String value = option(config, key, "false");
-        if (!value.equals("true") && !value.equals("false")) {
+        boolean creator =
+                "creator"
+                        .equals(
+                                config.choiceOption(
+                                        ACL,
+                                        credentials ? "creator" : "open",
+                                        List.of("open", "creator")));
+        if (creator && ownClient && !credentials) {
             throw new IllegalArgumentException(
-                    config.optionPath(key) + " must be true or false, got '" + value + "'");
+                    config.optionPath(ACL)
+                            + " = creator needs credentials: set "
+                            + config.optionPath(AUTH_DIGEST)
+                            + " to user:password");
         }
-        return value.equals("true");
+        return creator;
     }
 
     /** The chroot of the connect string ({@code host:port/app} has {@code /app}), or null. */
@@ -302,14 +291,7 @@ public record ZooKeeperOptions(
 
     /** TLS settings by option key; empty when TLS is off. */
     private static Map<String, String> tls(StoreConfig config) {
-        String enabled = option(config, TLS_ENABLED, "false");
-        if (!enabled.equals("true") && !enabled.equals("false")) {
-            throw new IllegalArgumentException(
-                    config.optionPath(TLS_ENABLED)
-                            + " must be true or false, got '"
-                            + enabled
-                            + "'");
-        }
+        boolean enabled = config.booleanOption(TLS_ENABLED, false);
         Map<String, String> tls = new TreeMap<>();
         for (String key : TLS_STORES) {
             String value = config.option(key, null);
@@ -317,7 +299,7 @@ public record ZooKeeperOptions(
                 tls.put(key, value);
             }
         }
-        if (enabled.equals("false")) {
+        if (!enabled) {
             if (!tls.isEmpty()) {
                 throw new IllegalArgumentException(
                         config.optionPath(TLS_ENABLED)

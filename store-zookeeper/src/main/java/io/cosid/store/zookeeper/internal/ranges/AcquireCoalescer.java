@@ -4,7 +4,7 @@ import io.cosid.store.Range;
 import io.cosid.store.RangeExhaustedException;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreTimeoutException;
-import io.cosid.store.zookeeper.internal.wire.Deadline;
+import io.cosid.store.spi.Deadline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;

@@ -4,7 +4,7 @@ import static io.cosid.store.StoreArguments.printable;
 
 import io.cosid.store.Range;
 import io.cosid.store.StoreCorruptedException;
-import io.cosid.store.zookeeper.internal.wire.Deadline;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.zookeeper.internal.wire.Failures;
 import io.cosid.store.zookeeper.internal.wire.NodeChange;
 import io.cosid.store.zookeeper.internal.wire.NodePaths;

@@ -5,18 +5,20 @@ import static io.cosid.store.StoreArguments.requireOwnerKey;
 import static io.cosid.store.StoreArguments.requireSlot;
 import static io.cosid.store.StoreArguments.requireTtl;
 
+import io.cosid.store.LeaseLostException;
 import io.cosid.store.Namespace;
 import io.cosid.store.SlotLease;
 import io.cosid.store.SlotsExhaustedException;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.StoreException;
 import io.cosid.store.StoreObserver.Operation;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.spi.NamespaceRules;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.Settlements;
 import io.cosid.store.zookeeper.internal.slots.SlotChoice.Choice;
 import io.cosid.store.zookeeper.internal.slots.StampedReads.Stamped;
 import io.cosid.store.zookeeper.internal.wire.ConditionalWrite;
-import io.cosid.store.zookeeper.internal.wire.Deadline;
 import io.cosid.store.zookeeper.internal.wire.NodeChange;
 import io.cosid.store.zookeeper.internal.wire.NodePaths;
 import io.cosid.store.zookeeper.internal.wire.Reply;
@@ -285,8 +287,13 @@ final class SlotAcquire {
                     SlotSeen seen = terms.readBack(d, ns, slot, nonce);
                     if (seen != null && seen.data().state() == SlotData.State.HELD) {
                         SlotLease orphan = seen.data().lease(ns, slot, seen.mtime());
-                        terms.endTerm(d, orphan, orphan.floor().toEpochMilli());
+                        try {
+                            terms.endTerm(d, orphan, orphan.floor().toEpochMilli());
+                        } catch (LeaseLostException lost) {
+                            // another term started: nothing is left to finish
+                        }
                     }
+                    return true;
                 });
     }
 }

@@ -2,9 +2,9 @@ package io.cosid.store.zookeeper.internal.slots;
 
 import io.cosid.store.Namespace;
 import io.cosid.store.SlotsExhaustedException;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.spi.SlotChoiceOrder;
 import io.cosid.store.zookeeper.internal.slots.SlotChoice.Choice;
-import io.cosid.store.zookeeper.internal.wire.Deadline;
 import io.cosid.store.zookeeper.internal.wire.Reply;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;

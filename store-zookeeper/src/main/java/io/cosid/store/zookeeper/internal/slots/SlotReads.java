@@ -2,8 +2,8 @@ package io.cosid.store.zookeeper.internal.slots;
 
 import io.cosid.store.SlotView;
 import io.cosid.store.StoreCorruptedException;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.spi.SlotHistory;
-import io.cosid.store.zookeeper.internal.wire.Deadline;
 import io.cosid.store.zookeeper.internal.wire.Failures;
 import io.cosid.store.zookeeper.internal.wire.NodePaths;
 import io.cosid.store.zookeeper.internal.wire.Reads;

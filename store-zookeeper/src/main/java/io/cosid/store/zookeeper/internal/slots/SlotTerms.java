@@ -14,10 +14,11 @@ import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.spi.OperationNames;
+import io.cosid.store.spi.Settlements;
 import io.cosid.store.zookeeper.internal.slots.StampedReads.Stamped;
 import io.cosid.store.zookeeper.internal.wire.ConditionalWrite;
-import io.cosid.store.zookeeper.internal.wire.Deadline;
 import io.cosid.store.zookeeper.internal.wire.Failures;
 import io.cosid.store.zookeeper.internal.wire.NodeChange;
 import io.cosid.store.zookeeper.internal.wire.NodePaths;
@@ -122,7 +123,14 @@ final class SlotTerms {
             settlements.later(
                     "finishing a timed-out " + operation,
                     lease.ttl(),
-                    d -> endTerm(d, lease, stampedBefore));
+                    d -> {
+                        try {
+                            endTerm(d, lease, stampedBefore);
+                        } catch (LeaseLostException lost) {
+                            // another term started: nothing is left to finish
+                        }
+                        return true;
+                    });
             throw e;
         }
     }

@@ -1,6 +1,7 @@
 package io.cosid.store.zookeeper.internal.wire;
 
 import io.cosid.store.StoreConfig;
+import io.cosid.store.Ticker;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.Iterator;

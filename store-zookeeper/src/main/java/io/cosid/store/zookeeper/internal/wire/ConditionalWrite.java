@@ -4,6 +4,7 @@ import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.StoreObserver.FailedWriteEvent.Reason;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
+import io.cosid.store.spi.Deadline;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;

@@ -4,6 +4,7 @@ import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreObserver;
 import io.cosid.store.StoreObserver.ConnectionEvent;
 import io.cosid.store.StoreObserver.FailedWriteEvent;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.spi.SafeObserver;
 import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
 import jakarta.inject.Inject;
@@ -37,6 +38,11 @@ public final class Observations {
     /** The store's log, and the observer of its configuration after it. */
     public StoreObserver observer() {
         return observer;
+    }
+
+    /** The store's name. */
+    public String store() {
+        return store;
     }
 
     /** The store's log. */

@@ -1,6 +1,7 @@
 package io.cosid.store.zookeeper.internal.wire;
 
 import io.cosid.store.StoreException;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;

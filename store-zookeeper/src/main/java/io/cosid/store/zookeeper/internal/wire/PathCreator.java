@@ -1,6 +1,7 @@
 package io.cosid.store.zookeeper.internal.wire;
 
 import io.cosid.store.StoreException;
+import io.cosid.store.spi.Deadline;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.apache.zookeeper.KeeperException.Code;

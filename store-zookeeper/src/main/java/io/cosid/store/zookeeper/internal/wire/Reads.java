@@ -1,5 +1,6 @@
 package io.cosid.store.zookeeper.internal.wire;
 
+import io.cosid.store.spi.Deadline;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;

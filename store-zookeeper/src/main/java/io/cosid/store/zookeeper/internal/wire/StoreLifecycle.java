@@ -2,6 +2,8 @@ package io.cosid.store.zookeeper.internal.wire;
 
 import io.cosid.store.StoreConfig;
 import io.cosid.store.StoreObserver;
+import io.cosid.store.Ticker;
+import io.cosid.store.spi.Deadline;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;

@@ -8,6 +8,8 @@ import io.cosid.store.StoreObserver;
 import io.cosid.store.StoreObserver.FailedWriteEvent;
 import io.cosid.store.StoreObserver.FailedWriteEvent.Reason;
 import io.cosid.store.StoreObserver.Operation;
+import io.cosid.store.Ticker;
+import io.cosid.store.spi.Deadline;
 import io.cosid.store.zookeeper.harness.InProcessServer;
 import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
 import java.nio.charset.StandardCharsets;
