@@ -20,7 +20,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>A port from {@code new ServerSocket(0)} lies in the kernel's ephemeral range, so while its
  * member is dead the kernel may give it to any outgoing connection, such as a client reconnecting
  * to another member; the restarted member then cannot bind it and exits. Ports below the ephemeral
- * range are never handed out that way. Each port is given out once per JVM.
+ * range are never handed out that way. Each port is given out once per JVM, and test JVMs that run
+ * side by side (surefire's forks, numbered by {@code cosid.test.fork} of {@code cosid.test.forks})
+ * take ports of their own residue, so that one fork never binds a port another fork's member is
+ * waiting to be restarted on.
  */
 final class StablePorts {
 
@@ -28,6 +31,12 @@ final class StablePorts {
     private static final int LOWEST = 10_000;
 
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
+
+    /** How many test JVMs run side by side, and which of them (0-based) this is. */
+    private static final int FORKS = Math.max(1, Integer.getInteger("cosid.test.forks", 1));
+
+    private static final int FORK =
+            Math.floorMod(Integer.getInteger("cosid.test.fork", 1) - 1, FORKS);
 
     private StablePorts() {}
 
@@ -43,9 +52,9 @@ final class StablePorts {
             return anyFree();
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int tries = 0; tries < 1_000; tries++) {
+        for (int tries = 0; tries < 1_000 * FORKS; tries++) {
             int port = random.nextInt(LOWEST, ephemeralLow);
-            if (!GIVEN.contains(port) && isFree(port) && GIVEN.add(port)) {
+            if (port % FORKS == FORK && !GIVEN.contains(port) && isFree(port) && GIVEN.add(port)) {
                 return port;
             }
         }
