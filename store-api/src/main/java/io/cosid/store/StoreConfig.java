@@ -207,28 +207,7 @@ public record StoreConfig(
      *     is malformed, or a store has no type
      */
     public static Map<String, StoreConfig> parseAll(Map<String, ?> settings) {
-        Map<String, String> flat = new TreeMap<>();
-        flatten("", settings, flat);
-        Map<String, Map<String, String>> byStore = new TreeMap<>();
-        for (Map.Entry<String, String> entry : flat.entrySet()) {
-            if (!entry.getKey().startsWith(PREFIX)) {
-                continue;
-            }
-            String rest = entry.getKey().substring(PREFIX.length());
-            int dot = rest.indexOf('.');
-            if (dot <= 0) {
-                throw new IllegalArgumentException(
-                        entry.getKey()
-                                + " is not a store setting: use "
-                                + PREFIX
-                                + "<name>.type|timeout|options.<key>");
-            }
-            byStore.computeIfAbsent(rest.substring(0, dot), n -> new TreeMap<>())
-                    .put(rest.substring(dot + 1), entry.getValue());
-        }
-        Map<String, StoreConfig> configs = new LinkedHashMap<>();
-        byStore.forEach((name, values) -> configs.put(name, fromValues(name, values)));
-        return Collections.unmodifiableMap(configs);
+        return SettingsReader.parseAll(settings);
     }
 
     /**
@@ -487,51 +466,5 @@ public record StoreConfig(
      */
     public String optionPath(String key) {
         return PREFIX + name + ".options." + key;
-    }
-
-    private static StoreConfig fromValues(String name, Map<String, String> values) {
-        String path = PREFIX + name + ".";
-        String type = null;
-        Duration timeout = DEFAULT_TIMEOUT;
-        Map<String, String> options = new TreeMap<>();
-        for (Map.Entry<String, String> e : values.entrySet()) {
-            String key = e.getKey();
-            if (key.equals("type")) {
-                type = e.getValue().trim();
-            } else if (key.equals("timeout")) {
-                timeout = parseDuration(path + key, e.getValue());
-            } else if (key.startsWith("options.") && key.length() > "options.".length()) {
-                options.put(key.substring("options.".length()), e.getValue());
-            } else {
-                throw new IllegalArgumentException(
-                        path
-                                + key
-                                + " is not a store setting; a store has type, timeout and"
-                                + " options.<key>");
-            }
-        }
-        if (type == null || type.isEmpty()) {
-            throw new IllegalArgumentException(
-                    path + "type is missing; name the backend, e.g. zookeeper or in-memory");
-        }
-        return new StoreConfig(name, type, timeout, options);
-    }
-
-    private static void flatten(String prefix, Object value, Map<String, String> out) {
-        if (value instanceof Map<?, ?> map) {
-            for (Map.Entry<?, ?> e : map.entrySet()) {
-                String key = String.valueOf(e.getKey());
-                flatten(prefix.isEmpty() ? key : prefix + "." + key, e.getValue(), out);
-            }
-        } else if (value instanceof Iterable<?> || (value != null && value.getClass().isArray())) {
-            if (prefix.startsWith(PREFIX)) {
-                throw new IllegalArgumentException(prefix + " must be a single value, not a list");
-            }
-        } else if (value != null) {
-            if (out.containsKey(prefix) && prefix.startsWith(PREFIX)) {
-                throw new IllegalArgumentException(prefix + " is given twice (nested and dotted)");
-            }
-            out.put(prefix, String.valueOf(value));
-        }
     }
 }

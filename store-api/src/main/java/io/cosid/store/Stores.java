@@ -3,6 +3,7 @@ package io.cosid.store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
@@ -68,6 +69,18 @@ public final class Stores {
      */
     public static Set<String> types() {
         return providers().keySet();
+    }
+
+    /**
+     * The backend of a type, for an application container that opens stores on the application's
+     * own clients ({@link StoreProvider#applicationClientType()}).
+     *
+     * @param type the type, as configured
+     * @return its provider, or empty when no backend on the class path has that type
+     * @throws IllegalStateException if two backends claim the same type
+     */
+    public static Optional<StoreProvider> provider(String type) {
+        return Optional.ofNullable(providers().get(type));
     }
 
     private static Map<String, StoreProvider> providers() {

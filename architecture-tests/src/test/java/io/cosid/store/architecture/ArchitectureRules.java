@@ -30,11 +30,9 @@ final class ArchitectureRules {
 
     static final String API = "io.cosid.store";
     static final String SPI = "io.cosid.store.spi..";
-    static final String IN_MEMORY = "io.cosid.store.inmemory..";
     static final String TCK = "io.cosid.store.tck..";
     static final String COSID = "io.cosid.store.cosid..";
     static final String MICROMETER = "io.cosid.store.micrometer..";
-    static final String JDBC = "io.cosid.store.jdbc..";
     static final String INTERNAL = "..internal..";
 
     /** JSpecify's nullness annotations: they mark what may be null, and have no behaviour. */
@@ -79,29 +77,20 @@ final class ArchitectureRules {
                             "io.cosid.store.spi depends only on java.. and io.cosid.store"
                                     + " (allow-list)");
 
-    /** The in-memory backend is written against the API (and the backends' shared rules) alone. */
-    static final ArchRule IN_MEMORY_DEPENDS_ONLY_ON_THE_API =
-            classes()
-                    .that()
-                    .resideInAPackage(IN_MEMORY)
-                    .should()
-                    .onlyDependOnClassesThat()
-                    .resideInAnyPackage("java..", NULLNESS, API, SPI, IN_MEMORY)
-                    .as("store-inmemory depends only on store-api");
-
     /**
-     * The JDBC backend needs nothing but the JDK's {@code java.sql}, the API and SLF4J: the
-     * application brings its driver and its pool.
+     * Every backend keeps to itself, found by what makes it one (a package {@code
+     * io.cosid.store.<name>} that holds a {@code StoreProvider}), so that a new backend is covered
+     * without a rule of its own: of the project's packages it uses the API, the spi and its own,
+     * never another backend's, the TCK or an integration; and its {@code internal} packages are
+     * used by nothing outside it.
      */
-    static final ArchRule JDBC_DEPENDS_ONLY_ON_THE_API_AND_JAVA_SQL =
+    static final ArchRule EVERY_BACKEND_KEEPS_TO_ITSELF =
             classes()
-                    .that()
-                    .resideInAPackage(JDBC)
-                    .should()
-                    .onlyDependOnClassesThat()
-                    .resideInAnyPackage(
-                            "java..", "javax.sql..", NULLNESS, API, SPI, JDBC, "org.slf4j")
-                    .as("store-jdbc depends only on store-api, java.sql and SLF4J");
+                    .should(new KeepsToItsBackend())
+                    .as(
+                            "every backend (a package holding a StoreProvider) uses of the project"
+                                    + " only the API, the spi and itself, and its internal packages"
+                                    + " are its own");
 
     /**
      * The CosId integration is written against the API and CosId's interfaces, so that it works on
@@ -163,19 +152,6 @@ final class ArchitectureRules {
                     .dependOnClassesThat()
                     .resideInAnyPackage(INFRASTRUCTURE)
                     .as("store-api uses no ZooKeeper, Curator, Dagger or jakarta.inject type");
-
-    /**
-     * A backend's {@code internal} package is its own: public there only for wiring (Dagger's
-     * generated factories are public), so nothing outside the backend may use it.
-     */
-    static final ArchRule INTERNAL_STAYS_INSIDE_ITS_BACKEND =
-            noClasses()
-                    .that()
-                    .resideOutsideOfPackage("io.cosid.store.zookeeper..")
-                    .should()
-                    .dependOnClassesThat()
-                    .resideInAPackage("io.cosid.store.zookeeper.internal..")
-                    .as("only the ZooKeeper backend uses its internal package");
 
     /** The ZooKeeper backend's rooms (store-zookeeper/README.md, "Where things are"). */
     static final String ZK_ASSEMBLY = "io.cosid.store.zookeeper.internal";

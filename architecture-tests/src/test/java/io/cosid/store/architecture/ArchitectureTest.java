@@ -45,15 +45,11 @@ class ArchitectureTest {
     }
 
     @Test
-    @DisplayName("store-inmemory depends only on store-api")
-    void inMemoryOnApi() {
-        ArchitectureRules.IN_MEMORY_DEPENDS_ONLY_ON_THE_API.check(production);
-    }
-
-    @Test
-    @DisplayName("store-jdbc depends only on store-api, java.sql and SLF4J: no driver, no pool")
-    void jdbcOnApi() {
-        ArchitectureRules.JDBC_DEPENDS_ONLY_ON_THE_API_AND_JAVA_SQL.check(production);
+    @DisplayName(
+            "every backend uses of the project only the API, the spi and itself; its internal"
+                    + " packages are its own")
+    void backendsKeepToThemselves() {
+        ArchitectureRules.EVERY_BACKEND_KEEPS_TO_ITSELF.check(production);
     }
 
     @Test
@@ -99,12 +95,6 @@ class ArchitectureTest {
         ArchitectureRules.publicSignaturesFreeOfInfrastructure(
                         ArchitectureRules.ZOOKEEPER_ENTRY_POINT)
                 .check(production);
-    }
-
-    @Test
-    @DisplayName("only the ZooKeeper backend uses its internal package")
-    void internalStaysInside() {
-        ArchitectureRules.INTERNAL_STAYS_INSIDE_ITS_BACKEND.check(production);
     }
 
     @Test

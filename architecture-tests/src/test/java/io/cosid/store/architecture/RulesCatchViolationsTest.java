@@ -8,14 +8,17 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.cosid.store.PlantedApiDependency;
 import io.cosid.store.PlantedCuratorLeak;
 import io.cosid.store.cosid.PlantedCosIdDependency;
+import io.cosid.store.inmemory.InMemoryStoreProvider;
 import io.cosid.store.inmemory.PlantedInMemoryDependency;
 import io.cosid.store.micrometer.PlantedMicrometerDependency;
 import io.cosid.store.planted.PlantedInternalUse;
 import io.cosid.store.planted.a.PlantedCycleA;
 import io.cosid.store.planted.b.PlantedCycleB;
+import io.cosid.store.planted.backend.PlantedBackendProvider;
 import io.cosid.store.spi.PlantedSpiDependency;
 import io.cosid.store.tck.PlantedTckDependency;
 import io.cosid.store.zookeeper.PlantedZooKeeperLeak;
+import io.cosid.store.zookeeper.ZooKeeperStoreProvider;
 import io.cosid.store.zookeeper.internal.connect.PlantedWireUse;
 import io.cosid.store.zookeeper.internal.ranges.PlantedSlotUse;
 import io.cosid.store.zookeeper.internal.slots.PlantedRangeUse;
@@ -83,8 +86,10 @@ class RulesCatchViolationsTest {
     void inMemoryDependency() {
         assertThatThrownBy(
                         () ->
-                                ArchitectureRules.IN_MEMORY_DEPENDS_ONLY_ON_THE_API.check(
-                                        planted(PlantedInMemoryDependency.class)))
+                                ArchitectureRules.EVERY_BACKEND_KEEPS_TO_ITSELF.check(
+                                        planted(
+                                                PlantedInMemoryDependency.class,
+                                                InMemoryStoreProvider.class)))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("ManualClock");
     }
@@ -152,10 +157,26 @@ class RulesCatchViolationsTest {
     void internalUsedOutside() {
         assertThatThrownBy(
                         () ->
-                                ArchitectureRules.INTERNAL_STAYS_INSIDE_ITS_BACKEND.check(
-                                        planted(PlantedInternalUse.class)))
+                                ArchitectureRules.EVERY_BACKEND_KEEPS_TO_ITSELF.check(
+                                        planted(
+                                                PlantedInternalUse.class,
+                                                ZooKeeperStoreProvider.class)))
                 .isInstanceOf(AssertionError.class)
-                .hasMessageContaining("ZooKeeperStoreAssembly");
+                .hasMessageContaining("ZooKeeperStoreAssembly")
+                .hasMessageContaining("the internal package of io.cosid.store.zookeeper");
+    }
+
+    @Test
+    @DisplayName("a new backend reaching into another backend")
+    void backendUsesAnother() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.EVERY_BACKEND_KEEPS_TO_ITSELF.check(
+                                        planted(PlantedBackendProvider.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("InMemoryStores")
+                .hasMessageContaining(
+                        "backend io.cosid.store.planted uses io.cosid.store.inmemory");
     }
 
     @Test
@@ -246,6 +267,6 @@ class RulesCatchViolationsTest {
                                         planted(PlantedWireUse.class)))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("PlantedWireUse")
-                .hasMessageContaining("Deadline");
+                .hasMessageContaining("NodePaths");
     }
 }

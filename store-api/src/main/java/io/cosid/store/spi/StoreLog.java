@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  */
 public abstract class StoreLog implements StoreObserver {
 
-    /** The levels a store writes at. */
-    public enum Level {
+    /** How much a line matters; a backend writes it at its logging facade's level of that name. */
+    public enum Severity {
         /** Every operation, race and lease. */
         DEBUG,
         /** The store opened and closed; its connection back. */
@@ -33,21 +33,22 @@ public abstract class StoreLog implements StoreObserver {
     protected StoreLog() {}
 
     /**
-     * Whether lines at {@code level} are written, so that a line nobody reads is never formatted.
+     * Whether lines of {@code severity} are written, so that a line nobody reads is never
+     * formatted.
      *
-     * @param level the level
-     * @return true if {@link #write} at that level reaches a log
+     * @param severity the severity
+     * @return true if {@link #write} of that severity reaches a log
      */
-    protected abstract boolean enabled(Level level);
+    protected abstract boolean enabled(Severity severity);
 
     /**
      * Writes one line.
      *
-     * @param level its level
+     * @param severity its severity
      * @param text the line
      * @param failure the stack trace to show with it, for a failure the store did not expect
      */
-    protected abstract void write(Level level, String text, @Nullable Throwable failure);
+    protected abstract void write(Severity severity, String text, @Nullable Throwable failure);
 
     /**
      * The store opened, with its effective options (secrets masked).
@@ -57,22 +58,23 @@ public abstract class StoreLog implements StoreObserver {
      * @param options the effective options, secrets masked
      */
     public final void openedWith(String store, String type, String options) {
-        line(Level.INFO, "store '%s' (%s) opened: %s", store, type, options);
+        line(Severity.INFO, "store '%s' (%s) opened: %s", store, type, options);
     }
 
     @Override
     public final void closed(String store, String type) {
-        line(Level.INFO, "store '%s' (%s) closed", store, type);
+        line(Severity.INFO, "store '%s' (%s) closed", store, type);
     }
 
     @Override
     public final void operation(OperationEvent e) {
         String what = e.operation().tag() + on(e.subject());
         switch (e.outcome()) {
-            case SUCCESS -> line(Level.DEBUG, "store '%s': %s took %s ms", e.store(), what, ms(e));
+            case SUCCESS ->
+                    line(Severity.DEBUG, "store '%s': %s took %s ms", e.store(), what, ms(e));
             case LEASE_LOST, CORRUPT, TIMED_OUT, UNAVAILABLE ->
                     line(
-                            Level.WARN,
+                            Severity.WARN,
                             "store '%s': %s ended %s after %s ms: %s",
                             e.store(),
                             what,
@@ -80,9 +82,9 @@ public abstract class StoreLog implements StoreObserver {
                             ms(e),
                             message(e));
             case FAILED -> {
-                if (enabled(Level.WARN)) {
+                if (enabled(Severity.WARN)) {
                     write(
-                            Level.WARN,
+                            Severity.WARN,
                             format(
                                     "store '%s': %s failed unexpectedly after %s ms",
                                     e.store(), what, ms(e)),
@@ -92,7 +94,7 @@ public abstract class StoreLog implements StoreObserver {
             // the caller's answer, not the operator's concern
             case SEALED, EXHAUSTED, BUSY, NOT_FOUND, CONFLICT, REFUSED ->
                     line(
-                            Level.DEBUG,
+                            Severity.DEBUG,
                             "store '%s': %s ended %s: %s",
                             e.store(),
                             what,
@@ -107,13 +109,13 @@ public abstract class StoreLog implements StoreObserver {
         switch (e.reason()) {
             case LOST_RACE ->
                     line(
-                            Level.DEBUG,
+                            Severity.DEBUG,
                             "store '%s': a write of %s lost a race to another writer",
                             e.store(),
                             operation);
             case OUTCOME_UNKNOWN ->
                     line(
-                            Level.WARN,
+                            Severity.WARN,
                             "store '%s': a write of %s lost its reply and nothing settled whether"
                                     + " it landed: a range's values are skipped (a gap, never"
                                     + " handed out twice), a lease write is read back",
@@ -126,10 +128,10 @@ public abstract class StoreLog implements StoreObserver {
     public final void connection(ConnectionEvent e) {
         String store = e.store();
         switch (e.state()) {
-            case CONNECTED -> line(Level.INFO, "store '%s': connected", store);
+            case CONNECTED -> line(Severity.INFO, "store '%s': connected", store);
             case RECONNECTED ->
                     line(
-                            e.newSession() ? Level.WARN : Level.INFO,
+                            e.newSession() ? Severity.WARN : Severity.INFO,
                             e.newSession()
                                     ? "store '%s': reconnected on a new session (the old one"
                                             + " expired)"
@@ -137,20 +139,20 @@ public abstract class StoreLog implements StoreObserver {
                             store);
             case SUSPENDED ->
                     line(
-                            Level.WARN,
+                            Severity.WARN,
                             "store '%s': connection suspended; operations wait for it within"
                                     + " their timeout",
                             store);
-            case LOST -> line(Level.WARN, "store '%s': session considered lost", store);
+            case LOST -> line(Severity.WARN, "store '%s': session considered lost", store);
             case READ_ONLY ->
-                    line(Level.WARN, "store '%s': connected to a read-only server", store);
+                    line(Severity.WARN, "store '%s': connected to a read-only server", store);
         }
     }
 
     @Override
     public final void lease(LeaseEvent e) {
         line(
-                Level.DEBUG,
+                Severity.DEBUG,
                 "store '%s': lease %s of slot %d in '%s' (fence %d), valid for %d ms, margin %d ms",
                 e.store(),
                 e.kind().name().toLowerCase(Locale.ROOT),
@@ -169,7 +171,7 @@ public abstract class StoreLog implements StoreObserver {
      * @param reason why this attempt did not
      */
     public final void settlementRetried(String store, String what, String reason) {
-        line(Level.DEBUG, "store '%s': %s not settled yet: %s", store, what, reason);
+        line(Severity.DEBUG, "store '%s': %s not settled yet: %s", store, what, reason);
     }
 
     /**
@@ -181,7 +183,7 @@ public abstract class StoreLog implements StoreObserver {
      */
     public final void settlementAbandoned(String store, String what, String why) {
         line(
-                Level.WARN,
+                Severity.WARN,
                 "store '%s': %s: %s; the slot is free once the lease's ttl ran out",
                 store,
                 what,
@@ -196,9 +198,9 @@ public abstract class StoreLog implements StoreObserver {
      * @param failure the failure, shown with its stack trace
      */
     public final void settlementFailed(String store, String what, Throwable failure) {
-        if (enabled(Level.WARN)) {
+        if (enabled(Severity.WARN)) {
             write(
-                    Level.WARN,
+                    Severity.WARN,
                     format(
                             "store '%s': %s failed unexpectedly; the slot is free once the lease's"
                                     + " ttl ran out",
@@ -208,15 +210,15 @@ public abstract class StoreLog implements StoreObserver {
     }
 
     /**
-     * Writes a line without a stack trace, formatted only if its level is on.
+     * Writes a line without a stack trace, formatted only if its severity is on.
      *
-     * @param level its level
+     * @param severity its severity
      * @param format a {@link String#format} pattern
      * @param args the pattern's arguments
      */
-    protected final void line(Level level, String format, Object... args) {
-        if (enabled(level)) {
-            write(level, format(format, args), null);
+    protected final void line(Severity severity, String format, Object... args) {
+        if (enabled(severity)) {
+            write(severity, format(format, args), null);
         }
     }
 

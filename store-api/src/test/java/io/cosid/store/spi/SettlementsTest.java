@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.cosid.store.StoreCorruptedException;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.StoreUnavailableException;
-import io.cosid.store.spi.StoreLog.Level;
+import io.cosid.store.spi.StoreLog.Severity;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,13 +33,13 @@ class SettlementsTest {
         final List<String> lines = new CopyOnWriteArrayList<>();
 
         @Override
-        protected boolean enabled(Level level) {
+        protected boolean enabled(Severity severity) {
             return true;
         }
 
         @Override
-        protected void write(Level level, String text, @Nullable Throwable failure) {
-            lines.add(level + " " + text + (failure == null ? "" : " [" + failure + "]"));
+        protected void write(Severity severity, String text, @Nullable Throwable failure) {
+            lines.add(severity + " " + text + (failure == null ? "" : " [" + failure + "]"));
         }
     }
 

@@ -11,7 +11,7 @@ import io.cosid.store.StoreObserver.LeaseEvent;
 import io.cosid.store.StoreObserver.Operation;
 import io.cosid.store.StoreObserver.OperationEvent;
 import io.cosid.store.StoreObserver.Outcome;
-import io.cosid.store.spi.StoreLog.Level;
+import io.cosid.store.spi.StoreLog.Severity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,29 +27,29 @@ import org.junit.jupiter.api.Test;
 class StoreLogTest {
 
     /** One line as written: level, text, and the throwable given, if any. */
-    private record Line(Level level, String text, @Nullable Throwable thrown) {}
+    private record Line(Severity severity, String text, @Nullable Throwable thrown) {}
 
     /** A log that keeps every line of the levels that are on. */
     private static final class Recorder extends StoreLog {
         final List<Line> lines = new ArrayList<>();
-        final Set<Level> on;
+        final Set<Severity> on;
 
-        Recorder(Set<Level> on) {
+        Recorder(Set<Severity> on) {
             this.on = on;
         }
 
         @Override
-        protected boolean enabled(Level level) {
-            return on.contains(level);
+        protected boolean enabled(Severity severity) {
+            return on.contains(severity);
         }
 
         @Override
-        protected void write(Level level, String text, @Nullable Throwable failure) {
-            lines.add(new Line(level, text, failure));
+        protected void write(Severity severity, String text, @Nullable Throwable failure) {
+            lines.add(new Line(severity, text, failure));
         }
     }
 
-    private final Recorder log = new Recorder(EnumSet.allOf(Level.class));
+    private final Recorder log = new Recorder(EnumSet.allOf(Severity.class));
 
     private static OperationEvent operation(Outcome outcome, @Nullable Throwable failure) {
         return new OperationEvent(
@@ -71,7 +71,7 @@ class StoreLogTest {
     @DisplayName("a successful operation is one DEBUG line")
     void success() {
         log.operation(operation(Outcome.SUCCESS, null));
-        assertThat(only().level()).isEqualTo(Level.DEBUG);
+        assertThat(only().severity()).isEqualTo(Severity.DEBUG);
         assertThat(only().text()).isEqualTo("store 'main': slot.renew 'workers' took 3.0 ms");
     }
 
@@ -87,7 +87,9 @@ class StoreLogTest {
                         Outcome.CORRUPT,
                         new StoreCorruptedException(
                                 "slot 1 of 'workers'", "field 'fence' missing")));
-        assertThat(log.lines).extracting(Line::level).containsExactly(Level.WARN, Level.WARN);
+        assertThat(log.lines)
+                .extracting(Line::severity)
+                .containsExactly(Severity.WARN, Severity.WARN);
         assertThat(log.lines.get(0).text())
                 .startsWith("store 'main': slot.renew 'workers' ended lease.lost after 3.0 ms: ")
                 .contains("fence 4 now");
@@ -100,7 +102,7 @@ class StoreLogTest {
     void unexpected() {
         IllegalStateException bug = new IllegalStateException("planted");
         log.operation(operation(Outcome.FAILED, bug));
-        assertThat(only().level()).isEqualTo(Level.WARN);
+        assertThat(only().severity()).isEqualTo(Severity.WARN);
         assertThat(only().text()).contains("failed unexpectedly");
         assertThat(only().thrown()).isSameAs(bug);
     }
@@ -110,7 +112,7 @@ class StoreLogTest {
     void callersAnswers() {
         log.operation(operation(Outcome.EXHAUSTED, new IllegalStateException("no slot")));
         log.operation(operation(Outcome.REFUSED, new IllegalArgumentException("bad")));
-        assertThat(log.lines).extracting(Line::level).containsOnly(Level.DEBUG);
+        assertThat(log.lines).extracting(Line::severity).containsOnly(Severity.DEBUG);
     }
 
     @Test
@@ -128,7 +130,9 @@ class StoreLogTest {
                         "jdbc",
                         Operation.RANGE_ACQUIRE,
                         FailedWriteEvent.Reason.LOST_RACE));
-        assertThat(log.lines).extracting(Line::level).containsExactly(Level.WARN, Level.DEBUG);
+        assertThat(log.lines)
+                .extracting(Line::severity)
+                .containsExactly(Severity.WARN, Severity.DEBUG);
         assertThat(log.lines.get(0).text())
                 .contains("range.acquire lost its reply")
                 .contains("never handed out twice");
@@ -144,8 +148,8 @@ class StoreLogTest {
         log.connection(
                 new ConnectionEvent("main", "zookeeper", ConnectionEvent.State.RECONNECTED, true));
         assertThat(log.lines)
-                .extracting(Line::level)
-                .containsExactly(Level.WARN, Level.INFO, Level.WARN);
+                .extracting(Line::severity)
+                .containsExactly(Severity.WARN, Severity.INFO, Severity.WARN);
         assertThat(log.lines.get(2).text()).contains("new session");
     }
 
@@ -172,7 +176,7 @@ class StoreLogTest {
                         lease,
                         Duration.ofSeconds(29),
                         Duration.ofSeconds(20)));
-        assertThat(only().level()).isEqualTo(Level.DEBUG);
+        assertThat(only().severity()).isEqualTo(Severity.DEBUG);
         assertThat(only().text())
                 .isEqualTo(
                         "store 'main': lease renewed of slot 1 in 'workers' (fence 4), valid for"
@@ -184,7 +188,9 @@ class StoreLogTest {
     void openedAndClosed() {
         log.openedWith("main", "jdbc", "url=jdbc:postgresql://db/ids, password=****");
         log.closed("main", "jdbc");
-        assertThat(log.lines).extracting(Line::level).containsExactly(Level.INFO, Level.INFO);
+        assertThat(log.lines)
+                .extracting(Line::severity)
+                .containsExactly(Severity.INFO, Severity.INFO);
         assertThat(log.lines)
                 .extracting(Line::text)
                 .containsExactly(
@@ -195,10 +201,10 @@ class StoreLogTest {
     @Test
     @DisplayName("a line whose level is off is not written")
     void levelsOff() {
-        Recorder warnOnly = new Recorder(EnumSet.of(Level.WARN));
+        Recorder warnOnly = new Recorder(EnumSet.of(Severity.WARN));
         warnOnly.operation(operation(Outcome.SUCCESS, null));
         warnOnly.closed("main", "jdbc");
         warnOnly.operation(operation(Outcome.TIMED_OUT, null));
-        assertThat(warnOnly.lines).extracting(Line::level).containsExactly(Level.WARN);
+        assertThat(warnOnly.lines).extracting(Line::severity).containsExactly(Severity.WARN);
     }
 }

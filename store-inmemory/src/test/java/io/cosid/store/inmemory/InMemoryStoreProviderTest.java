@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cosid.store.Range;
 import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
+import io.cosid.store.StoreProvider;
 import io.cosid.store.StoreTimeoutException;
 import io.cosid.store.Stores;
 import java.time.Duration;
@@ -48,6 +49,20 @@ class InMemoryStoreProviderTest {
             assertThat(b.ranges().acquire("k", 1).start()).isEqualTo(10);
             assertThat(alone.ranges().acquire("k", 1).start()).isZero();
         }
+    }
+
+    @Test
+    @DisplayName(
+            "is found by its type, and takes no application client: it always connects by itself")
+    void noApplicationClient() {
+        StoreProvider provider = Stores.provider("in-memory").orElseThrow();
+        assertThat(provider).isInstanceOf(InMemoryStoreProvider.class);
+        assertThat(Stores.provider("no-such-type")).isEmpty();
+        assertThat(provider.applicationClientType()).isEmpty();
+        assertThat(provider.connectsByItself(StoreConfig.of("a", "in-memory"))).isTrue();
+        assertThatThrownBy(() -> provider.open(StoreConfig.of("a", "in-memory"), new Object()))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage("store type 'in-memory' opens no store on an application's client");
     }
 
     @Test

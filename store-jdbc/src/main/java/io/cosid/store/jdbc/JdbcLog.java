@@ -4,6 +4,7 @@ import io.cosid.store.spi.StoreLog;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The log of a JDBC store: spi's {@link StoreLog} written through SLF4J to logger {@value #LOGGER},
@@ -18,12 +19,12 @@ final class JdbcLog extends StoreLog {
     private final Logger log = LoggerFactory.getLogger(LOGGER);
 
     @Override
-    protected boolean enabled(Level level) {
-        return log.isEnabledForLevel(org.slf4j.event.Level.valueOf(level.name()));
+    protected boolean enabled(Severity severity) {
+        return log.isEnabledForLevel(Level.valueOf(severity.name()));
     }
 
     @Override
-    protected void write(Level level, String text, @Nullable Throwable failure) {
-        log.atLevel(org.slf4j.event.Level.valueOf(level.name())).setCause(failure).log(text);
+    protected void write(Severity severity, String text, @Nullable Throwable failure) {
+        log.atLevel(Level.valueOf(severity.name())).setCause(failure).log(text);
     }
 }

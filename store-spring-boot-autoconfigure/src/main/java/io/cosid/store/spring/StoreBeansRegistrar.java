@@ -55,11 +55,7 @@ final class StoreBeansRegistrar
                 continue; // the application defined it: @ConditionalOnMissingBean by name
             }
             StoreConfig config = StoreConfigs.of(e.getKey(), e.getValue());
-            String zooKeeperClient = ZooKeeperClients.clientBeanFor(config, beanFactory);
-            String client =
-                    zooKeeperClient != null
-                            ? zooKeeperClient
-                            : JdbcDataSources.dataSourceBeanFor(config, beanFactory);
+            String client = ApplicationClients.beanFor(config, beanFactory);
             RootBeanDefinition bean =
                     new RootBeanDefinition(
                             Store.class, () -> StoreConfigs.open(config, client, beanFactory));

@@ -50,8 +50,6 @@ final class StoreConfigs {
         if (client == null) {
             return Stores.open(customized);
         }
-        return customized.type().equals("jdbc")
-                ? JdbcDataSources.open(customized, client, beanFactory)
-                : ZooKeeperClients.open(customized, client, beanFactory);
+        return ApplicationClients.open(customized, client, beanFactory);
     }
 }

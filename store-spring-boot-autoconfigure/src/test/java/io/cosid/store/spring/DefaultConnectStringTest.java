@@ -11,8 +11,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * A ZooKeeper store without a connectString in an application without a CuratorFramework bean means
- * the backend's default, localhost:2181: easy to mean otherwise, so the starter says it once at
- * startup, with the key to set.
+ * the backend's default, localhost:2181: easy to mean otherwise, so the starter says once that the
+ * store connects by itself, and the store says once, before connecting, which default it took and
+ * the key to set.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @DisplayName("A ZooKeeper store with neither a connectString nor an application client")
@@ -33,9 +34,10 @@ class DefaultConnectStringTest {
 
         assertThat(output.getAll())
                 .containsOnlyOnce(
-                        "cosid.stores.audit gives client options but no connectString: the store"
-                                + " connects to localhost:2181, the default; set"
-                                + " cosid.stores.audit.options.connectString");
+                        "store 'audit' (zookeeper): cosid.stores.audit.options.connectString is not"
+                                + " set: the store connects to localhost:2181, the default; set"
+                                + " cosid.stores.audit.options.connectString")
+                .doesNotContain("names no client options of its own");
     }
 
     @Test
@@ -54,8 +56,12 @@ class DefaultConnectStringTest {
 
         assertThat(output.getAll())
                 .containsOnlyOnce(
-                        "cosid.stores.orders names no connectString and the application has no"
-                                + " CuratorFramework bean: the store connects to localhost:2181,"
-                                + " the default; set cosid.stores.orders.options.connectString");
+                        "cosid.stores.orders names no client options of its own and the application"
+                                + " has no CuratorFramework bean: the store connects by itself,"
+                                + " from its options and their defaults")
+                .containsOnlyOnce(
+                        "store 'orders' (zookeeper): cosid.stores.orders.options.connectString is"
+                                + " not set: the store connects to localhost:2181, the default; set"
+                                + " cosid.stores.orders.options.connectString");
     }
 }

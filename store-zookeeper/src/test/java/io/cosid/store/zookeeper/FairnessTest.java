@@ -138,8 +138,8 @@ class FairnessTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"s-x-", "w-s1-older-"})
     @DisplayName(
-            "a seat that declares no size (placed by hand), or one of the earlier writer line, is"
-                    + " not served and holds nobody up")
+            "a seat that declares no size (placed by hand), or a w-s seat of an earlier version's"
+                    + " writer line, is not served and holds nobody up")
     void foreignSeatIsNotServed(String name) throws Exception {
         Store store = open();
         String line = lineOfUsedKey(store, "hot");

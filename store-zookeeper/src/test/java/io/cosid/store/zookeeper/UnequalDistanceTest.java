@@ -72,10 +72,10 @@ class UnequalDistanceTest {
     }
 
     /**
-     * The writers' coordination forms while the near clients already write: the far client must be
-     * served from its first acquire on (an epoch opened from a listing taken before its join once
-     * left it out, and it got nothing for seconds while they wrote on). Fresh keys, so that every
-     * round starts with the coordination forming.
+     * The key's line of waiting writers forms while the near clients already write: the far client
+     * must be served from its first acquire on (a write that read the line before the far client's
+     * seat was posted fails on the line's version and reads it again, so no write lands that left
+     * the seat out). Fresh keys, so that every round starts with the line forming.
      */
     @Test
     @DisplayName(

@@ -10,6 +10,7 @@ import io.cosid.store.zookeeper.internal.connect.ClientOwnership;
 import io.cosid.store.zookeeper.internal.connect.ConnectProbe;
 import io.cosid.store.zookeeper.internal.connect.ZooKeeperOptions;
 import io.cosid.store.zookeeper.internal.wire.Observations;
+import io.cosid.store.zookeeper.internal.wire.ZooKeeperLog;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collections;
@@ -67,6 +68,13 @@ public final class ZooKeeperStoreAssembly {
     public static Store open(StoreConfig configured) {
         StoreConfig config = configured.withOptionKeysAs(optionKeys());
         ZooKeeperOptions options = ZooKeeperOptions.parse(config, true);
+        if (config.option(ZooKeeperOptions.CONNECT_STRING, null) == null) {
+            new ZooKeeperLog()
+                    .defaultConnectString(
+                            config.name(),
+                            config.optionPath(ZooKeeperOptions.CONNECT_STRING),
+                            options.connectString());
+        }
         CuratorFrameworkFactory.Builder builder =
                 CuratorFrameworkFactory.builder()
                         .connectString(options.connectString())

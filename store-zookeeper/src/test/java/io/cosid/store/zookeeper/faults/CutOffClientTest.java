@@ -62,12 +62,12 @@ class CutOffClientTest {
     void droppedReplies() {
         int rounds = Soak.scale(3, 300);
         store.slots().define("workers", 2, Duration.ofMillis(100));
-        // the key's first write creates its node, the second its writer line: from then on a
-        // range write is the one multi whose reply is dropped below
+        // the key's first write creates its node, the second its line of waiting writers: from then
+        // on a range write is the one multi whose reply is dropped below
         recorder.acquire(store.ranges(), "orders", 10);
         for (int r = 0; r < rounds; r++) {
             Range before = recorder.acquire(store.ranges(), "orders", 10);
-            // a range write is one multi: the key's new value and a check of its writer line
+            // a range write is one multi: the key's new value and a check of its line's version
             proxy.dropReplyToNext(ZooKeeperProxy.MULTI);
             Range after = recorder.acquire(store.ranges(), "orders", 10);
             assertThat(after.start())
@@ -234,8 +234,8 @@ class CutOffClientTest {
                     + " duplicated")
     void lostRequestResent() {
         int rounds = Soak.scale(3, 300);
-        // the key's first write creates its node, the second its writer line: from then on a
-        // range write is one multi, the one lost below
+        // the key's first write creates its node, the second its line of waiting writers: from then
+        // on a range write is one multi, the one lost below
         recorder.acquire(store.ranges(), "orders", 10);
         for (int r = 0; r < rounds; r++) {
             Range before = recorder.acquire(store.ranges(), "orders", 10);

@@ -1,16 +1,16 @@
 package io.cosid.store.zookeeper.internal.connect;
 
-import io.cosid.store.zookeeper.internal.wire.Deadline;
+import io.cosid.store.zookeeper.internal.wire.NodePaths;
 
 /** Planted: the connect room using the wire room. */
 public class PlantedWireUse {
     /**
-     * Uses a deadline.
+     * Uses the node layout.
      *
-     * @param deadline a deadline
+     * @param paths the layout
      * @return its hash
      */
-    public static int use(Deadline deadline) {
-        return deadline.hashCode();
+    public static int use(NodePaths paths) {
+        return paths.hashCode();
     }
 }

@@ -33,7 +33,7 @@ public record ZooKeeperOptions(
         boolean fixParentAcls,
         Map<String, String> tls) {
 
-    static final String CONNECT_STRING = "connectString";
+    public static final String CONNECT_STRING = "connectString";
     static final String SESSION_TIMEOUT = "sessionTimeout";
     static final String CONNECTION_TIMEOUT = "connectionTimeout";
     static final String BLOCK_UNTIL_CONNECTED_WAIT = "blockUntilConnectedWait";

@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The log of a ZooKeeper store: spi's {@link StoreLog} written through SLF4J to logger {@value
@@ -19,7 +20,8 @@ public final class ZooKeeperLog extends StoreLog {
 
     private final Logger log;
 
-    ZooKeeperLog() {
+    /** The log on logger {@value #LOGGER}. */
+    public ZooKeeperLog() {
         this(LoggerFactory.getLogger(LOGGER));
     }
 
@@ -28,13 +30,13 @@ public final class ZooKeeperLog extends StoreLog {
     }
 
     @Override
-    protected boolean enabled(Level level) {
-        return log.isEnabledForLevel(org.slf4j.event.Level.valueOf(level.name()));
+    protected boolean enabled(Severity severity) {
+        return log.isEnabledForLevel(Level.valueOf(severity.name()));
     }
 
     @Override
-    protected void write(Level level, String text, @Nullable Throwable failure) {
-        log.atLevel(org.slf4j.event.Level.valueOf(level.name())).setCause(failure).log(text);
+    protected void write(Severity severity, String text, @Nullable Throwable failure) {
+        log.atLevel(Level.valueOf(severity.name())).setCause(failure).log(text);
     }
 
     /** The store opened, with its effective options (secrets masked). */
@@ -42,10 +44,25 @@ public final class ZooKeeperLog extends StoreLog {
         openedWith(store, ZooKeeperOptions.TYPE, options);
     }
 
+    /**
+     * The store builds its own client and was given no {@code connectString}: it connects to the
+     * default, which is easy to mean otherwise, so it says so once, before connecting.
+     */
+    public void defaultConnectString(String store, String key, String connectString) {
+        line(
+                Severity.WARN,
+                "store '%s' (zookeeper): %s is not set: the store connects to %s, the default; set"
+                        + " %s",
+                store,
+                key,
+                connectString,
+                key);
+    }
+
     /** The store's own client did not finish closing within the store's timeout. */
     public void clientStillClosing(String store, Duration timeout) {
         line(
-                Level.WARN,
+                Severity.WARN,
                 "store '%s' (zookeeper): its client did not finish closing within %s (the server"
                         + " does not answer); it finishes in the background",
                 store,
@@ -58,7 +75,7 @@ public final class ZooKeeperLog extends StoreLog {
      */
     void lineNotWritable(String store, String key, String node) {
         line(
-                Level.WARN,
+                Severity.WARN,
                 "store '%s' (zookeeper): range key '%s' is written by compare-and-set alone: the"
                         + " ACL of %s does not let this store serve the writers waiting on it (give"
                         + " every store of the key the same identity, or acl=open)",
