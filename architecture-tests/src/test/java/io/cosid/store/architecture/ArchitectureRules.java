@@ -204,6 +204,67 @@ final class ArchitectureRules {
                     .resideInAPackage(ZK_WIRE)
                     .as("the ZooKeeper connect room imports no other room");
 
+    /** store-jdbc's rooms, by class name (one package, whose classes are package-private). */
+    private static final String JDBC_CLASS = "io\\.cosid\\.store\\.jdbc\\.";
+
+    /** Where a range acquire is decided: the range store, its tables and its refusals. */
+    static final DescribedPredicate<JavaClass> JDBC_RANGE_ROOM =
+            jdbcClasses("(Range|JdbcRangeStore|MySqlRangeTable|PostgresRangeTable)\\w*")
+                    .as("store-jdbc's range room (Range*, JdbcRangeStore, *RangeTable)");
+
+    /** Where a slot's terms are decided: the slot store, its rows, tables and writes. */
+    static final DescribedPredicate<JavaClass> JDBC_SLOT_ROOM =
+            jdbcClasses("(Slot|JdbcSlotLeaseStore|NamespaceRows|LostRace)\\w*")
+                    .as(
+                            "store-jdbc's slot room (Slot*, JdbcSlotLeaseStore, NamespaceRows,"
+                                    + " LostRace)");
+
+    /** What every room stands on: calls and sessions, the dialect, the schema, the pool. */
+    static final DescribedPredicate<JavaClass> JDBC_BELOW_THE_ROOMS =
+            jdbcClasses(
+                            "(JdbcCalls|Session|Dialect|Schema|ConnectionPool|BoundedBorrow"
+                                + "|PoolWait|DatabaseIdentity|ServerSafety|StoreClock|TableNames"
+                                + "|Urls|Provenance|JdbcLog)\\w*")
+                    .as("store-jdbc's calls, session, dialect, schema and pool");
+
+    /** The classes of store-jdbc (and classes nested in them) whose names match {@code regex}. */
+    private static DescribedPredicate<JavaClass> jdbcClasses(String regex) {
+        return DescribedPredicate.describe(
+                regex, c -> c.getName().matches(JDBC_CLASS + regex + "(\\$.*)?"));
+    }
+
+    /** The JDBC range room and slot room never use each other, as ZooKeeper's rooms do not. */
+    static final ArchRule JDBC_RANGES_AND_SLOTS_APART =
+            CompositeArchRule.of(
+                            noClasses()
+                                    .that(JDBC_RANGE_ROOM)
+                                    .should()
+                                    .dependOnClassesThat(JDBC_SLOT_ROOM)
+                                    .allowEmptyShould(true))
+                    .and(
+                            noClasses()
+                                    .that(JDBC_SLOT_ROOM)
+                                    .should()
+                                    .dependOnClassesThat(JDBC_RANGE_ROOM)
+                                    .allowEmptyShould(true))
+                    .as("store-jdbc's range and slot rooms never import each other");
+
+    /** Calls, session, dialect, schema and pool know no store: no room, no store class. */
+    static final ArchRule JDBC_BELOW_KNOWS_NO_STORE =
+            noClasses()
+                    .that(JDBC_BELOW_THE_ROOMS)
+                    .should()
+                    .dependOnClassesThat(
+                            JDBC_RANGE_ROOM
+                                    .or(JDBC_SLOT_ROOM)
+                                    .or(
+                                            jdbcClasses(
+                                                    "(JdbcStore|JdbcStores|JdbcStoreProvider"
+                                                            + "|AfterFailover|JdbcOptions)")))
+                    .as(
+                            "store-jdbc's calls, session, dialect, schema and pool import no store"
+                                    + " class");
+
     /** Packages of the project never depend on each other in a circle. */
     static final ArchRule NO_PACKAGE_CYCLES =
             slices().matching("io.cosid.(**)")

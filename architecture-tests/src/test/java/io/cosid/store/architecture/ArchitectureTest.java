@@ -98,6 +98,18 @@ class ArchitectureTest {
     }
 
     @Test
+    @DisplayName("store-jdbc's range and slot rooms never import each other")
+    void jdbcRoomsApart() {
+        ArchitectureRules.JDBC_RANGES_AND_SLOTS_APART.check(production);
+    }
+
+    @Test
+    @DisplayName("store-jdbc's calls, session, dialect, schema and pool import no store class")
+    void jdbcBelowKnowsNoStore() {
+        ArchitectureRules.JDBC_BELOW_KNOWS_NO_STORE.check(production);
+    }
+
+    @Test
     @DisplayName("no package cycles")
     void noCycles() {
         ArchitectureRules.NO_PACKAGE_CYCLES.check(production);

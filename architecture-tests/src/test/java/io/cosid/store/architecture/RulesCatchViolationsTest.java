@@ -10,6 +10,8 @@ import io.cosid.store.PlantedCuratorLeak;
 import io.cosid.store.cosid.PlantedCosIdDependency;
 import io.cosid.store.inmemory.InMemoryStoreProvider;
 import io.cosid.store.inmemory.PlantedInMemoryDependency;
+import io.cosid.store.jdbc.RangePlantedSlotUse;
+import io.cosid.store.jdbc.SessionPlantedStoreUse;
 import io.cosid.store.micrometer.PlantedMicrometerDependency;
 import io.cosid.store.planted.PlantedInternalUse;
 import io.cosid.store.planted.a.PlantedCycleA;
@@ -268,5 +270,29 @@ class RulesCatchViolationsTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("PlantedWireUse")
                 .hasMessageContaining("NodePaths");
+    }
+
+    @Test
+    @DisplayName("store-jdbc's range room using the slot room")
+    void jdbcRangeUsesSlots() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.JDBC_RANGES_AND_SLOTS_APART.check(
+                                        planted(RangePlantedSlotUse.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("RangePlantedSlotUse")
+                .hasMessageContaining("SlotRows");
+    }
+
+    @Test
+    @DisplayName("store-jdbc's session layer using a store class")
+    void jdbcBelowUsesStore() {
+        assertThatThrownBy(
+                        () ->
+                                ArchitectureRules.JDBC_BELOW_KNOWS_NO_STORE.check(
+                                        planted(SessionPlantedStoreUse.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("SessionPlantedStoreUse")
+                .hasMessageContaining("JdbcOptions");
     }
 }

@@ -8,10 +8,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -32,6 +37,18 @@ final class Schema {
 
     private static final Pattern STATEMENTS = Pattern.compile(";\\s*(?:\\n|$)");
 
+    /** A table's definition in a schema file: its name without the prefix, and its body. */
+    private static final Pattern CREATE_TABLE =
+            Pattern.compile(
+                    "CREATE TABLE IF NOT EXISTS cosid_(\\w+) \\((.*?)\\n\\)", Pattern.DOTALL);
+
+    /** What starts a line of a table's body that is not a column. */
+    private static final Set<String> NOT_COLUMNS =
+            Set.of("primary", "unique", "key", "index", "constraint", "check");
+
+    /** Each dialect's tables and columns, read once from its schema file. */
+    private static final Map<Dialect, Map<String, List<String>>> DEFINED = defined();
+
     private final TableNames names;
     private final Dialect dialect;
 
@@ -40,30 +57,43 @@ final class Schema {
         this.dialect = dialect;
     }
 
-    /** The columns each table must have, by table name without its prefix. */
-    static Map<String, List<String>> columns() {
-        Map<String, List<String>> columns = new LinkedHashMap<>();
-        List<String> provenance = List.of(Provenance.COLUMNS.split(", ", -1));
-        List<String> ranges =
-                new ArrayList<>(
-                        List.of("key_hash", "range_key", "next_value", "sealed", "incarnation"));
-        ranges.addAll(provenance);
-        columns.put("ranges", ranges);
-        columns.put("namespaces", List.of("name", "slot_limit", "tolerance_ms"));
-        List<String> slots = new ArrayList<>(List.of("namespace", "slot"));
-        for (String column : SlotRows.COLUMNS.split(", ", -1)) {
-            slots.add(column.trim());
+    /**
+     * The columns each table must have, by table name without its prefix, as {@code dialect}'s
+     * schema file defines them: the file is the one definition of the tables, so the check at open
+     * cannot drift from what {@code schema: create} makes.
+     */
+    static Map<String, List<String>> columns(Dialect dialect) {
+        return Objects.requireNonNull(DEFINED.get(dialect));
+    }
+
+    private static Map<Dialect, Map<String, List<String>>> defined() {
+        Map<Dialect, Map<String, List<String>>> defined = new EnumMap<>(Dialect.class);
+        for (Dialect d : Dialect.values()) {
+            defined.put(d, parseColumns(d));
         }
-        slots.addAll(provenance);
-        columns.put("slots", slots);
-        columns.put("owners", List.of("namespace", "owner_key", "slots"));
-        return columns;
+        return defined;
+    }
+
+    private static Map<String, List<String>> parseColumns(Dialect dialect) {
+        Map<String, List<String>> columns = new LinkedHashMap<>();
+        Matcher table = CREATE_TABLE.matcher(stripComments(read(dialect.schemaFile)));
+        while (table.find()) {
+            List<String> names = new ArrayList<>();
+            for (String line : table.group(2).split("\n", -1)) {
+                String first = line.strip().split("[\\s(,]", 2)[0].toLowerCase(Locale.ROOT);
+                if (!first.isEmpty() && !NOT_COLUMNS.contains(first)) {
+                    names.add(first);
+                }
+            }
+            columns.put(table.group(1), List.copyOf(names));
+        }
+        return Collections.unmodifiableMap(columns);
     }
 
     /** The statements that create the tables under this store's names, in order. */
     List<String> createStatements() {
         String sql = read(dialect.schemaFile);
-        for (String table : columns().keySet()) {
+        for (String table : columns(dialect).keySet()) {
             sql = sql.replace("cosid_" + table + " ", qualified(table) + " ");
         }
         List<String> statements = new ArrayList<>();
@@ -118,7 +148,7 @@ final class Schema {
     private String probe() {
         StringBuilder from = new StringBuilder();
         int i = 0;
-        for (Map.Entry<String, List<String>> table : columns().entrySet()) {
+        for (Map.Entry<String, List<String>> table : columns(dialect).entrySet()) {
             from.append(i == 0 ? "" : ", ")
                     .append("(SELECT ")
                     .append(String.join(", ", table.getValue()))
@@ -140,7 +170,7 @@ final class Schema {
                 "SELECT column_name FROM information_schema.columns WHERE table_schema = "
                         + (names.schema().isEmpty() ? dialect.currentSchema : "?")
                         + " AND table_name = ?";
-        for (Map.Entry<String, List<String>> table : columns().entrySet()) {
+        for (Map.Entry<String, List<String>> table : columns(dialect).entrySet()) {
             List<String> found = new ArrayList<>();
             try (PreparedStatement s = session.prepare(sql)) {
                 int i = 1;
