@@ -415,22 +415,29 @@ final class RangeKey {
     }
 
     private void lost(@Nullable String on) {
-        if (on != null && on.startsWith(line + "/")) {
-            // a seat went (or its result is there), or a result read is gone already: the key and
-            // the line stand as read
-            read.remove(on);
-            LineSeen line = lineSeen;
-            lineSeen =
-                    new LineSeen(
-                            true,
-                            line.version(),
-                            line.waiting().stream()
-                                    .filter(s -> !on.equals(s.path()))
-                                    .filter(s -> !on.equals(s.result()))
-                                    .toList());
-        } else if (!line.equals(on)) {
-            seen = null; // the key moved; a failed check of the line leaves it as read
-            othersWrite = true;
+        switch (LostOn.of(on, line)) {
+            case SEAT -> {
+                // a seat went (or its result is there), or a result read is gone already: the key
+                // and the line stand as read
+                String gone = Objects.requireNonNull(on);
+                read.remove(gone);
+                LineSeen line = lineSeen;
+                lineSeen =
+                        new LineSeen(
+                                true,
+                                line.version(),
+                                line.waiting().stream()
+                                        .filter(s -> !gone.equals(s.path()))
+                                        .filter(s -> !gone.equals(s.result()))
+                                        .toList());
+            }
+            case LINE -> {
+                // a failed check of the line leaves the key as read
+            }
+            case KEY -> {
+                seen = null; // the key moved
+                othersWrite = true;
+            }
         }
     }
 

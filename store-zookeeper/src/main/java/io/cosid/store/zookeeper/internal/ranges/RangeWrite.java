@@ -167,29 +167,32 @@ final class RangeWrite {
             }
             case LOST_RACE -> {
                 String on = outcome.failedOn();
-                if (on != null && on.startsWith(key.line() + "/")) {
-                    shared.counts().add(RangeCounts.Count.FAILED_ON_SEAT);
-                    // a seat went before this write could serve it (this writer's own: by hand or
-                    // with its session), or a result it read is gone already: the key and the line
-                    // stand as read, try again at once
-                    if (seat != null && on.equals(seat.path())) {
-                        mine = null;
+                switch (LostOn.of(on, key.line())) {
+                    case SEAT -> {
+                        shared.counts().add(RangeCounts.Count.FAILED_ON_SEAT);
+                        // a seat went before this write could serve it (this writer's own: by hand
+                        // or with its session), or a result it read is gone already: the key and
+                        // the line stand as read, try again at once
+                        if (seat != null && seat.path().equals(on)) {
+                            mine = null;
+                        }
+                        current = true;
                     }
-                    current = true;
-                } else if (on != null && on.equals(key.line())) {
-                    shared.counts().add(RangeCounts.Count.FAILED_ON_LINE);
-                    // seats posted since this store read the line, the key as it left it: read the
-                    // line, and write for them
-                    lineMoved = true;
-                    return null;
-                } else {
-                    shared.counts().add(RangeCounts.Count.FAILED_ON_KEY);
-                    // a write over a fresh read that loses, or others waiting, show a hot key:
-                    // take a seat at once; a blind write that loses is the first news of another
-                    // writer, a lone race that a read and another try usually settle
-                    boolean queue = !key.lineSeen().waiting().isEmpty();
-                    if (mine == null && !key.plain() && (!blind || queue)) {
-                        mine = key.post(deadline, size);
+                    case LINE -> {
+                        shared.counts().add(RangeCounts.Count.FAILED_ON_LINE);
+                        // seats posted since this store read the line, the key as it left it: read
+                        // the line, and write for them
+                        lineMoved = true;
+                    }
+                    case KEY -> {
+                        shared.counts().add(RangeCounts.Count.FAILED_ON_KEY);
+                        // a write over a fresh read that loses, or others waiting, show a hot key:
+                        // take a seat at once; a blind write that loses is the first news of
+                        // another writer, a lone race that a read and another try usually settle
+                        boolean queue = !key.lineSeen().waiting().isEmpty();
+                        if (mine == null && !key.plain() && (!blind || queue)) {
+                            mine = key.post(deadline, size);
+                        }
                     }
                 }
                 return null;
