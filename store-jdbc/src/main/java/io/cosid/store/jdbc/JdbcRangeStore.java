@@ -40,7 +40,7 @@ final class JdbcRangeStore implements RangeStore {
     public Range acquire(String key, long size) {
         StoreArguments.requireKey(key);
         StoreArguments.requireSize(size);
-        long next = write(OperationNames.rangeAcquire(key), RangeWrite.ACQUIRE, key, size);
+        long next = write(OperationNames.rangeAcquire(key), RangeStatement.ACQUIRE, key, size);
         return new Range(key, next - size, next);
     }
 
@@ -70,13 +70,13 @@ final class JdbcRangeStore implements RangeStore {
     public long advance(String key, long atLeast) {
         StoreArguments.requireKey(key);
         StoreArguments.requireAtLeast(atLeast);
-        return write(OperationNames.rangeAdvance(key), RangeWrite.ADVANCE, key, atLeast);
+        return write(OperationNames.rangeAdvance(key), RangeStatement.ADVANCE, key, atLeast);
     }
 
     @Override
     public long seal(String key) {
         StoreArguments.requireKey(key);
-        return write(OperationNames.rangeSeal(key), RangeWrite.SEAL, key, 0);
+        return write(OperationNames.rangeSeal(key), RangeStatement.SEAL, key, 0);
     }
 
     @Override
@@ -90,7 +90,7 @@ final class JdbcRangeStore implements RangeStore {
     }
 
     /** Sends {@code write}; returns the row's {@code next} after it. */
-    private long write(String operation, RangeWrite write, String key, long value) {
+    private long write(String operation, RangeStatement write, String key, long value) {
         RangeHistory history = history(key);
         return calls.autocommit(
                 operation,

@@ -20,12 +20,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class MySqlRangeTable extends RangeTable {
 
-    private final Map<RangeWrite, String> updates = new EnumMap<>(RangeWrite.class);
+    private final Map<RangeStatement, String> updates = new EnumMap<>(RangeStatement.class);
     private final String create;
 
     MySqlRangeTable(TableNames names) {
         super(names, Dialect.MYSQL);
-        for (RangeWrite w : RangeWrite.values()) {
+        for (RangeStatement w : RangeStatement.values()) {
             updates.put(w, update(w));
         }
         this.create =
@@ -40,7 +40,7 @@ final class MySqlRangeTable extends RangeTable {
                         + ")";
     }
 
-    private String update(RangeWrite w) {
+    private String update(RangeStatement w) {
         String v = "v.value";
         return "UPDATE "
                 + table
@@ -63,7 +63,7 @@ final class MySqlRangeTable extends RangeTable {
     @Override
     @Nullable Written send(
             Session session,
-            RangeWrite write,
+            RangeStatement write,
             String key,
             long value,
             RangeHistory.@Nullable Mark mark)
@@ -84,7 +84,7 @@ final class MySqlRangeTable extends RangeTable {
                     next = keys.getLong(1);
                 }
             }
-            return new Written(next, known.identity(), write == RangeWrite.SEAL);
+            return new Written(next, known.identity(), write == RangeStatement.SEAL);
         }
     }
 

@@ -16,18 +16,18 @@ import org.jspecify.annotations.Nullable;
  */
 final class PostgresRangeTable extends RangeTable {
 
-    private final Map<RangeWrite, String> upserts = new EnumMap<>(RangeWrite.class);
-    private final Map<RangeWrite, String> updates = new EnumMap<>(RangeWrite.class);
+    private final Map<RangeStatement, String> upserts = new EnumMap<>(RangeStatement.class);
+    private final Map<RangeStatement, String> updates = new EnumMap<>(RangeStatement.class);
 
     PostgresRangeTable(TableNames names) {
         super(names, Dialect.POSTGRESQL);
-        for (RangeWrite w : RangeWrite.values()) {
+        for (RangeStatement w : RangeStatement.values()) {
             upserts.put(w, upsert(w));
             updates.put(w, update(w));
         }
     }
 
-    private String upsert(RangeWrite w) {
+    private String upsert(RangeStatement w) {
         String v = "EXCLUDED.next_value";
         return "INSERT INTO "
                 + table
@@ -51,7 +51,7 @@ final class PostgresRangeTable extends RangeTable {
                 + " RETURNING r.next_value, r.incarnation, r.sealed";
     }
 
-    private String update(RangeWrite w) {
+    private String update(RangeStatement w) {
         String v = "v.value";
         return "UPDATE "
                 + table
@@ -74,7 +74,7 @@ final class PostgresRangeTable extends RangeTable {
     @Override
     @Nullable Written send(
             Session session,
-            RangeWrite write,
+            RangeStatement write,
             String key,
             long value,
             RangeHistory.@Nullable Mark mark)

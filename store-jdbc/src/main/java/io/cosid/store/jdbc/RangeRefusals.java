@@ -28,7 +28,7 @@ final class RangeRefusals {
     static @Nullable RuntimeException why(
             RangeTable table,
             Session session,
-            RangeWrite write,
+            RangeStatement write,
             String key,
             long value,
             RangeHistory history,
@@ -45,10 +45,10 @@ final class RangeRefusals {
         } catch (StoreCorruptedException e) {
             return e;
         }
-        if (row.state().sealed() && write != RangeWrite.SEAL) {
+        if (row.state().sealed() && write != RangeStatement.SEAL) {
             return new RangeSealedException(key, row.state().next());
         }
-        if (write == RangeWrite.ACQUIRE && row.state().next() > Long.MAX_VALUE - value) {
+        if (write == RangeStatement.ACQUIRE && row.state().next() > Long.MAX_VALUE - value) {
             return new RangeExhaustedException(key, row.state().next(), value);
         }
         return null;

@@ -84,7 +84,7 @@ abstract sealed class RangeTable permits PostgresRangeTable, MySqlRangeTable {
      */
     abstract @Nullable Written send(
             Session session,
-            RangeWrite write,
+            RangeStatement write,
             String key,
             long value,
             RangeHistory.@Nullable Mark mark)

@@ -57,7 +57,7 @@ final class AcquireCoalescer {
          * Before a write whose size is fixed (a copy of a write whose reply was lost): fills it
          * with the callers that still wait, as far as they fit; what stays unfilled is given up.
          */
-        void settle(long size);
+        void fillExactly(long size);
 
         /**
          * Before a write of at most {@code limit} values: carries the callers that still wait as
@@ -199,7 +199,7 @@ final class AcquireCoalescer {
         }
 
         @Override
-        public void settle(long size) {
+        public void fillExactly(long size) {
             dropGivenUp();
             take(size);
         }
@@ -252,7 +252,7 @@ final class AcquireCoalescer {
         }
 
         @Override
-        public void settle(long size) {}
+        public void fillExactly(long size) {}
 
         @Override
         public long fit(long limit) {

@@ -96,7 +96,7 @@ final class RangeKey {
     private volatile boolean othersWrite;
 
     /** Whether this store may not write the key's line (its ACL): no seats, no serving. */
-    private volatile boolean plain;
+    private volatile boolean lineRefused;
 
     RangeKey(
             String key,
@@ -151,8 +151,8 @@ final class RangeKey {
     }
 
     /** Whether this store may not write the key's line: it writes by compare-and-set alone. */
-    boolean plain() {
-        return plain;
+    boolean lineRefused() {
+        return lineRefused;
     }
 
     /** The state to write over next, or null when it must be read first. */
@@ -301,7 +301,7 @@ final class RangeKey {
             Serving serving,
             @Nullable Seat mine,
             Runnable beforeCopy) {
-        boolean guarded = current != null && !plain;
+        boolean guarded = current != null && !lineRefused;
         List<NodeChange> changes = new ArrayList<>();
         List<Seat> served = new ArrayList<>();
         long end = guarded ? guard(next.next(), serving, mine, changes, served) : next.next();
@@ -461,8 +461,8 @@ final class RangeKey {
     }
 
     private void notAllowed(String node) {
-        if (!plain) {
-            plain = true;
+        if (!lineRefused) {
+            lineRefused = true;
             shared.observations().lineNotWritable(key, node);
         }
     }

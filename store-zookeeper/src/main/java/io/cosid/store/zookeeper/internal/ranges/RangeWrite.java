@@ -156,7 +156,7 @@ final class RangeWrite {
                                                 next,
                                                 RangeKey.Serving.SEATS_WAITING,
                                                 seat,
-                                                () -> demand.settle(size)));
+                                                () -> demand.fillExactly(size)));
         current = false;
         switch (outcome.kind()) {
             case LANDED -> {
@@ -190,7 +190,7 @@ final class RangeWrite {
                         // take a seat at once; a blind write that loses is the first news of
                         // another writer, a lone race that a read and another try usually settle
                         boolean queue = !key.lineSeen().waiting().isEmpty();
-                        if (mine == null && !key.plain() && (!blind || queue)) {
+                        if (mine == null && !key.lineRefused() && (!blind || queue)) {
                             mine = key.post(deadline, size);
                         }
                     }

@@ -19,11 +19,11 @@ final class NamespaceCodec {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("limit", ns.limit());
         v.put("tolerance", ns.tolerance().toMillis());
-        return Lines.encode(v).getBytes(StandardCharsets.UTF_8);
+        return NodeText.encode(v).getBytes(StandardCharsets.UTF_8);
     }
 
     static Namespace decode(String name, String path, byte[] data) {
-        Lines lines = Lines.decode("namespace '" + name + "' (" + path + ")", data, FIELDS);
+        NodeText lines = NodeText.decode("namespace '" + name + "' (" + path + ")", data, FIELDS);
         int limit = (int) lines.number("limit", 1, StoreArguments.MAX_LIMIT);
         long tolerance = lines.number("tolerance", 0, StoreArguments.MAX_TOLERANCE.toMillis());
         return new Namespace(name, limit, Duration.ofMillis(tolerance));

@@ -28,11 +28,11 @@ final class OwnerIndexCodec {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("slots", slots.stream().map(String::valueOf).collect(Collectors.joining(",")));
         v.put("nonce", nonce);
-        return Lines.encode(v).getBytes(StandardCharsets.UTF_8);
+        return NodeText.encode(v).getBytes(StandardCharsets.UTF_8);
     }
 
     static List<Integer> decode(String location, byte[] data) {
-        Lines lines = Lines.decode(location, data, FIELDS);
+        NodeText lines = NodeText.decode(location, data, FIELDS);
         String text = lines.text("slots");
         List<Integer> slots = new ArrayList<>();
         if (!text.isEmpty()) {

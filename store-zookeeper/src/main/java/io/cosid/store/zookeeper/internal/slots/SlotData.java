@@ -261,11 +261,11 @@ record SlotData(
         v.put("ceilingMin", ceilingMin);
         v.put("nextFloor", nextFloor);
         v.put("nonce", nonce);
-        return Lines.encode(v).getBytes(StandardCharsets.UTF_8);
+        return NodeText.encode(v).getBytes(StandardCharsets.UTF_8);
     }
 
     static SlotData decode(String location, byte[] data) {
-        Lines lines = Lines.decode(location, data, FIELDS);
+        NodeText lines = NodeText.decode(location, data, FIELDS);
         State state =
                 switch (lines.text("state")) {
                     case "held" -> State.HELD;
@@ -320,7 +320,7 @@ record SlotData(
                 nonce);
     }
 
-    private static void checkOwner(Lines lines, String field, String value) {
+    private static void checkOwner(NodeText lines, String field, String value) {
         if (value.isEmpty()) {
             return;
         }

@@ -81,7 +81,7 @@ class AcquireCoalescerTest {
                 size = demand.fit(secondFitsTo);
             } else if (call == 2 && secondFixedSize > 0) {
                 size = secondFixedSize;
-                demand.settle(size);
+                demand.fillExactly(size);
             } else {
                 size = demand.settle();
             }
@@ -104,7 +104,7 @@ class AcquireCoalescerTest {
             }
             if (call == 2 && secondTriesTwice) {
                 if (secondFixedSize > 0) {
-                    demand.settle(size);
+                    demand.fillExactly(size);
                 } else {
                     size = demand.settle();
                 }

@@ -15,12 +15,12 @@ import java.util.Map;
  * The {@code name=value} lines of slot, namespace and owner-index nodes: exactly the expected
  * names, each once, in any order. Anything else is corrupt data, reported with where it was found.
  */
-final class Lines {
+final class NodeText {
 
     private final String location;
     private final Map<String, String> values;
 
-    private Lines(String location, Map<String, String> values) {
+    private NodeText(String location, Map<String, String> values) {
         this.location = location;
         this.values = values;
     }
@@ -31,7 +31,7 @@ final class Lines {
         return out.toString();
     }
 
-    static Lines decode(String location, byte[] data, List<String> names) {
+    static NodeText decode(String location, byte[] data, List<String> names) {
         String text;
         try {
             text =
@@ -68,7 +68,7 @@ final class Lines {
                 throw new StoreCorruptedException(location, "field '" + name + "' is missing");
             }
         }
-        return new Lines(location, values);
+        return new NodeText(location, values);
     }
 
     String text(String name) {

@@ -5,7 +5,7 @@ package io.cosid.store.jdbc;
  * and what must hold for it to land. In the templates {@code $v} stands for the write's value,
  * {@code r} for the row.
  */
-enum RangeWrite {
+enum RangeStatement {
     /** Adds the value (a size) to {@code next}: the range is what lies between. */
     ACQUIRE(
             "r.next_value + $v",
@@ -29,7 +29,7 @@ enum RangeWrite {
     /** Whether a row this write inserts is sealed (and starts at 0). */
     final boolean insertsSealed;
 
-    RangeWrite(String next, String sealed, String guard, boolean insertsSealed) {
+    RangeStatement(String next, String sealed, String guard, boolean insertsSealed) {
         this.next = next;
         this.sealed = sealed;
         this.guard = guard;
