@@ -1,6 +1,6 @@
 package io.cosid.store.benchmarks;
 
-import io.cosid.store.zookeeper.harness.DelayingProxy;
+import io.cosid.store.tck.net.DelayingProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

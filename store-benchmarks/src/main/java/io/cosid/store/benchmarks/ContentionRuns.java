@@ -1,7 +1,7 @@
 package io.cosid.store.benchmarks;
 
 import io.cosid.store.Store;
-import io.cosid.store.zookeeper.harness.DelayingProxy;
+import io.cosid.store.tck.net.DelayingProxy;
 import io.cosid.store.zookeeper.harness.StoreFigures;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.cosid.StoreIdSegmentDistributorFactory;
 import io.cosid.store.jdbc.JdbcStores;
-import io.cosid.store.zookeeper.harness.DelayingProxy;
+import io.cosid.store.tck.net.DelayingProxy;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

@@ -4,7 +4,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreConfig;
 import io.cosid.store.Stores;
 import io.cosid.store.jdbc.JdbcStores;
-import io.cosid.store.zookeeper.harness.DelayingProxy;
+import io.cosid.store.tck.net.DelayingProxy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -6,7 +6,7 @@ import io.cosid.store.Store;
 import io.cosid.store.StoreException;
 import io.cosid.store.tck.HistoryChecker;
 import io.cosid.store.tck.HistoryRecorder;
-import io.cosid.store.zookeeper.harness.DelayingProxy;
+import io.cosid.store.tck.net.DelayingProxy;
 import io.cosid.store.zookeeper.harness.ZooKeeperServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,10 +1,12 @@
 package io.cosid.store.jdbc.harness;
 
+import io.cosid.store.tck.net.ProxyConnections;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -93,19 +95,16 @@ public final class CuttingProxy implements AutoCloseable {
     }
 
     private void accept() {
-        while (!listener.isClosed()) {
-            try {
-                Socket client = listener.accept();
-                Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
-                sockets.add(client);
-                sockets.add(server);
-                Link link = new Link(client, server);
-                start(() -> link.clientToServer(), "cutting-proxy-up");
-                start(() -> link.serverToClient(), "cutting-proxy-down");
-            } catch (IOException e) {
-                // the listener closed, or the server refused: the client sees its connection fail
-            }
-        }
+        ProxyConnections.accept(
+                listener,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort),
+                sockets,
+                listener::isClosed,
+                (client, server) -> {
+                    Link link = new Link(client, server);
+                    start(link::clientToServer, "cutting-proxy-up");
+                    start(link::serverToClient, "cutting-proxy-down");
+                });
     }
 
     private static void start(Runnable r, String name) {

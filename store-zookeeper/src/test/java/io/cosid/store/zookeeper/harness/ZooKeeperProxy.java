@@ -1,5 +1,6 @@
 package io.cosid.store.zookeeper.harness;
 
+import io.cosid.store.tck.net.ProxyConnections;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

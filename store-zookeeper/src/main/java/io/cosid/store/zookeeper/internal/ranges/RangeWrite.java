@@ -166,39 +166,43 @@ final class RangeWrite {
                 return new Range(key.key(), next.next() - size, next.next());
             }
             case LOST_RACE -> {
-                String on = outcome.failedOn();
-                switch (LostOn.of(on, key.line())) {
-                    case SEAT -> {
-                        shared.counts().add(RangeCounts.Count.FAILED_ON_SEAT);
-                        // a seat went before this write could serve it (this writer's own: by hand
-                        // or with its session), or a result it read is gone already: the key and
-                        // the line stand as read, try again at once
-                        if (seat != null && seat.path().equals(on)) {
-                            mine = null;
-                        }
-                        current = true;
-                    }
-                    case LINE -> {
-                        shared.counts().add(RangeCounts.Count.FAILED_ON_LINE);
-                        // seats posted since this store read the line, the key as it left it: read
-                        // the line, and write for them
-                        lineMoved = true;
-                    }
-                    case KEY -> {
-                        shared.counts().add(RangeCounts.Count.FAILED_ON_KEY);
-                        // a write over a fresh read that loses, or others waiting, show a hot key:
-                        // take a seat at once; a blind write that loses is the first news of
-                        // another writer, a lone race that a read and another try usually settle
-                        boolean queue = !key.lineSeen().waiting().isEmpty();
-                        if (mine == null && !key.lineRefused() && (!blind || queue)) {
-                            mine = key.post(deadline, size);
-                        }
-                    }
-                }
+                lost(outcome.failedOn(), seat, size, blind);
                 return null;
             }
             default -> {
                 return null; // read again before the next try
+            }
+        }
+    }
+
+    /** What this writer does next after its write lost the race on node {@code on}. */
+    private void lost(@Nullable String on, Seats.@Nullable Seat seat, long size, boolean blind) {
+        switch (LostOn.of(on, key.line())) {
+            case SEAT -> {
+                shared.counts().add(RangeCounts.Count.FAILED_ON_SEAT);
+                // a seat went before this write could serve it (this writer's own: by hand or with
+                // its session), or a result it read is gone already: the key and the line stand as
+                // read, try again at once
+                if (seat != null && seat.path().equals(on)) {
+                    mine = null;
+                }
+                current = true;
+            }
+            case LINE -> {
+                shared.counts().add(RangeCounts.Count.FAILED_ON_LINE);
+                // seats posted since this store read the line, the key as it left it: read the
+                // line, and write for them
+                lineMoved = true;
+            }
+            case KEY -> {
+                shared.counts().add(RangeCounts.Count.FAILED_ON_KEY);
+                // a write over a fresh read that loses, or others waiting, show a hot key: take a
+                // seat at once; a blind write that loses is the first news of another writer, a
+                // lone race that a read and another try usually settle
+                boolean queue = !key.lineSeen().waiting().isEmpty();
+                if (mine == null && !key.lineRefused() && (!blind || queue)) {
+                    mine = key.post(deadline, size);
+                }
             }
         }
     }

@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper.harness;
+package io.cosid.store.tck.net;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -8,17 +8,27 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
-/** The accept loop the test proxies share: each client connection paired with one to the server. */
-final class ProxyConnections {
+/**
+ * The accept loop the test proxies share, whatever the protocol: each client connection paired with
+ * one to the server.
+ */
+public final class ProxyConnections {
 
     private ProxyConnections() {}
 
     /**
      * Accepts clients until the proxy is closed: connects each to {@code target} (with Nagle off on
-     * both sockets, as ZooKeeper's own client and server have it), remembers both sockets in {@code
-     * open} so that the proxy can close them, and hands the pair to {@code forward}.
+     * both sockets, as ZooKeeper's and the databases' own clients and servers have it), remembers
+     * both sockets in {@code open} so that the proxy can close them, and hands the pair to {@code
+     * forward}. A server that refuses a connection fails that client's connection alone.
+     *
+     * @param listener where clients connect
+     * @param target the server
+     * @param open where both sockets of each pair are kept
+     * @param closed whether the proxy is closed: the loop ends then
+     * @param forward what forwards one pair, client first (it starts its own threads)
      */
-    static void accept(
+    public static void accept(
             ServerSocket listener,
             InetSocketAddress target,
             List<Socket> open,

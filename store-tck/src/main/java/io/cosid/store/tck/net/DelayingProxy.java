@@ -1,4 +1,4 @@
-package io.cosid.store.zookeeper.harness;
+package io.cosid.store.tck.net;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -21,7 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * A TCP proxy that adds a fixed one-way latency in each direction, as a server in another rack or
  * zone would: every byte reaches the other side {@code delay} after the proxy read it, in order,
  * and bytes read later are not held up by bytes still waiting (a delay line, not a pause), so a
- * client's throughput is bounded by the round trip as it would be over a longer wire.
+ * client's throughput is bounded by the round trip as it would be over a longer wire. Any TCP
+ * protocol: a ZooKeeper client port, a database's.
  */
 public final class DelayingProxy implements AutoCloseable {
 
