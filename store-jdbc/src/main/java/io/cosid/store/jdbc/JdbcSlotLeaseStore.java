@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * Slot leases in tables ({@link SlotTables}) on the database's clock: every operation is one
@@ -171,24 +170,16 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
         String operation = OperationNames.acquire(namespace, ownerKey);
         Deadline deadline = calls.deadline(operation);
         while (deadline.hasTimeLeft()) {
-            String nonce = UUID.randomUUID().toString();
-            SlotAcquire.Started[] sent = new SlotAcquire.Started[1];
+            SlotAcquire.Attempt attempt = acquires.attempt(namespace, ownerKey, ttl, preferred);
             try {
-                SlotAcquire.Started started =
-                        calls.transaction(
-                                deadline,
-                                s -> {
-                                    sent[0] =
-                                            acquires.run(
-                                                    s, namespace, ownerKey, ttl, preferred, nonce);
-                                    return sent[0];
-                                });
+                SlotAcquire.Started started = calls.transaction(deadline, attempt::run);
                 marks.wrote(namespace, started.lease().slot(), started.state());
                 return started.lease();
             } catch (LostRace e) {
                 // another acquire created the chosen slot's row: choose again
             } catch (JdbcCalls.UnknownOutcome e) {
-                return writes.settleAcquire(operation, deadline, sent[0], nonce, e);
+                return writes.settleAcquire(
+                        operation, deadline, attempt.written(), attempt.nonce(), e);
             }
         }
         throw deadline.expired(null);

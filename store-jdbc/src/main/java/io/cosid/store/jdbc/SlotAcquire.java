@@ -22,6 +22,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +40,53 @@ final class SlotAcquire {
 
     /** The term an acquire wrote, not yet committed. */
     record Started(SlotLease lease, SlotState state) {}
+
+    /**
+     * One try of an acquire, as one transaction's work: it remembers the term it wrote, so that a
+     * commit whose reply never came can be settled by what was written.
+     */
+    final class Attempt {
+        private final String namespace;
+        private final String ownerKey;
+        private final Duration ttl;
+        private final OptionalInt preferred;
+        private final String nonce;
+        private @Nullable Started written;
+
+        private Attempt(
+                String namespace,
+                String ownerKey,
+                Duration ttl,
+                OptionalInt preferred,
+                String nonce) {
+            this.namespace = namespace;
+            this.ownerKey = ownerKey;
+            this.ttl = ttl;
+            this.preferred = preferred;
+            this.nonce = nonce;
+        }
+
+        /** Chooses a free slot and writes its new term in {@code session}. */
+        Started run(Session session) throws SQLException {
+            written = SlotAcquire.this.run(session, namespace, ownerKey, ttl, preferred, nonce);
+            return written;
+        }
+
+        /** The term this try wrote; null if it wrote none. */
+        @Nullable Started written() {
+            return written;
+        }
+
+        /** The nonce the written term carries. */
+        String nonce() {
+            return nonce;
+        }
+    }
+
+    /** A new try of an acquire, with a nonce of its own. */
+    Attempt attempt(String namespace, String ownerKey, Duration ttl, OptionalInt preferred) {
+        return new Attempt(namespace, ownerKey, ttl, preferred, UUID.randomUUID().toString());
+    }
 
     private final SlotTables tables;
     private final SlotMarks marks;
