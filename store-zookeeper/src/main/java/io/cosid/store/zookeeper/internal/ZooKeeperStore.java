@@ -12,6 +12,8 @@ import io.cosid.store.spi.OperationNames;
 import io.cosid.store.spi.Settlements;
 import io.cosid.store.zookeeper.internal.connect.ClientClose;
 import io.cosid.store.zookeeper.internal.connect.ClientOwnership;
+import io.cosid.store.zookeeper.internal.ranges.RangeCounts;
+import io.cosid.store.zookeeper.internal.ranges.RangeWaste;
 import io.cosid.store.zookeeper.internal.ranges.ZooKeeperRangeStore;
 import io.cosid.store.zookeeper.internal.slots.ZooKeeperSlotLeaseStore;
 import io.cosid.store.zookeeper.internal.wire.CallWatchdog;
@@ -42,6 +44,8 @@ public final class ZooKeeperStore implements Store {
     private final Settlements settlements;
     private final ConnectionReports connectionReports;
     private final Observations observations;
+    private final RangeWaste rangeWaste;
+    private final RangeCounts rangeCounts;
 
     @Inject
     ZooKeeperStore(
@@ -56,7 +60,11 @@ public final class ZooKeeperStore implements Store {
             Settlements settlements,
             ConnectionReports connectionReports,
             Observations observations,
-            CallWatchdog watchdog) {
+            CallWatchdog watchdog,
+            RangeWaste rangeWaste,
+            RangeCounts rangeCounts) {
+        this.rangeWaste = rangeWaste;
+        this.rangeCounts = rangeCounts;
         this.connectionReports = connectionReports;
         this.watchdog = watchdog;
         this.observations = observations;
@@ -94,6 +102,16 @@ public final class ZooKeeperStore implements Store {
     /** The request counters, for tests and benchmarks in this package. */
     RoundTrips roundTrips() {
         return roundTrips;
+    }
+
+    /** The values this store's range writes may have skipped, for tests in this package. */
+    RangeWaste rangeWaste() {
+        return rangeWaste;
+    }
+
+    /** What this store's range acquires did on contended keys, for tests in this package. */
+    RangeCounts rangeCounts() {
+        return rangeCounts;
     }
 
     @Override

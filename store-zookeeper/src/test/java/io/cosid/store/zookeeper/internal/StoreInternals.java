@@ -4,7 +4,6 @@ import io.cosid.store.Store;
 import io.cosid.store.spi.ObservedStore;
 import io.cosid.store.zookeeper.internal.ranges.RangeCounts;
 import io.cosid.store.zookeeper.internal.ranges.RangeWaste;
-import io.cosid.store.zookeeper.internal.ranges.ZooKeeperRangeStore;
 import java.util.Map;
 
 /** What tests outside this package may read of a ZooKeeper store's internals. */
@@ -20,7 +19,7 @@ public final class StoreInternals {
      *     values of the range writes in flight now}
      */
     public static long[] rangeWaste(Store store) {
-        RangeWaste waste = ranges(store).shared().waste();
+        RangeWaste waste = unwrap(store).rangeWaste();
         return new long[] {
             waste.unknownOutcomeValues(), waste.givenUpValues(), waste.inFlightValues()
         };
@@ -33,10 +32,10 @@ public final class StoreInternals {
      * @return every count, in {@link RangeCounts.Count} order
      */
     public static Map<String, Long> rangeCounts(Store store) {
-        return ranges(store).shared().counts().snapshot();
+        return unwrap(store).rangeCounts().snapshot();
     }
 
-    private static ZooKeeperRangeStore ranges(Store store) {
-        return (ZooKeeperRangeStore) ((ZooKeeperStore) ObservedStore.unwrap(store)).ranges();
+    private static ZooKeeperStore unwrap(Store store) {
+        return (ZooKeeperStore) ObservedStore.unwrap(store);
     }
 }

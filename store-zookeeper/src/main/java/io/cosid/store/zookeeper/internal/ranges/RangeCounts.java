@@ -1,5 +1,7 @@
 package io.cosid.store.zookeeper.internal.ranges;
 
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
  * What this store's range acquires did on contended keys, counted so that the benchmarks can say
  * where requests and waits go (docs/performance.md); nothing reads them at run time.
  */
+@Singleton
 public final class RangeCounts {
 
     /** One thing counted. */
@@ -38,6 +41,7 @@ public final class RangeCounts {
 
     private final Map<Count, LongAdder> counts = new EnumMap<>(Count.class);
 
+    @Inject
     RangeCounts() {
         for (Count c : Count.values()) {
             counts.put(c, new LongAdder());

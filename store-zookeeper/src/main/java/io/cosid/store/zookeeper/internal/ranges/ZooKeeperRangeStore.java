@@ -76,7 +76,8 @@ public final class ZooKeeperRangeStore implements RangeStore {
             ParentAcls parentAcls,
             Seats seats,
             Observations observations,
-            RangeWaste waste) {
+            RangeWaste waste,
+            RangeCounts counts) {
         this.paths = paths;
         this.lifecycle = lifecycle;
         this.parentAcls = parentAcls;
@@ -88,7 +89,7 @@ public final class ZooKeeperRangeStore implements RangeStore {
                         failures,
                         seats,
                         observations,
-                        new RangeCounts(),
+                        counts,
                         new WriteLatency(),
                         waste,
                         Math.max(MIN_LEFTOVER_NANOS, 4 * lifecycle.timeout().toNanos()),
@@ -198,11 +199,6 @@ public final class ZooKeeperRangeStore implements RangeStore {
                             }
                         });
         return Collections.unmodifiableSortedMap(all);
-    }
-
-    /** What the keys of this store share: its counts and its waste among them. */
-    public RangeKey.Shared shared() {
-        return shared;
     }
 
     static RangeState stateOf(@Nullable Seen seen) {
