@@ -178,8 +178,7 @@ final class JdbcSlotLeaseStore implements SlotLeaseStore {
             } catch (LostRace e) {
                 // another acquire created the chosen slot's row: choose again
             } catch (JdbcCalls.UnknownOutcome e) {
-                return writes.settleAcquire(
-                        operation, deadline, attempt.written(), attempt.nonce(), e);
+                return writes.settleAcquire(deadline, attempt, e);
             }
         }
         throw deadline.expired(null);

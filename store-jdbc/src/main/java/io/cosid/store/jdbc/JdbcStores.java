@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,13 +77,7 @@ public final class JdbcStores {
                     StoreConfig.formatDuration(wait),
                     StoreConfig.formatDuration(config.timeout()));
         }
-        return open(
-                config,
-                options,
-                pool,
-                StoreClock.server(),
-                () -> {},
-                "the application's " + pool.getClass().getName());
+        return open(config, options, pool, StoreClock.server(), () -> {});
     }
 
     /** Opens a store on the pool its options describe. */
@@ -98,7 +91,7 @@ public final class JdbcStores {
                             + " with JdbcStores.open(config, dataSource)");
         }
         ConnectionPool pool = pool(config, options, url);
-        return open(config, options, pool, StoreClock.server(), pool, null);
+        return open(config, options, pool, StoreClock.server(), pool);
     }
 
     /** The store's own pool on {@code url}, with the credentials its options name. */
@@ -125,24 +118,6 @@ public final class JdbcStores {
             DataSource dataSource,
             StoreClock clock,
             AutoCloseable owned) {
-        String given =
-                options.url() == null
-                        ? "the application's " + dataSource.getClass().getName()
-                        : null;
-        return open(config, options, dataSource, clock, owned, given);
-    }
-
-    /**
-     * Opens a store whose now is {@code clock}, on {@code dataSource}: the application's, named by
-     * {@code application}, or (null) the store's own.
-     */
-    private static Store open(
-            StoreConfig config,
-            JdbcOptions options,
-            DataSource dataSource,
-            StoreClock clock,
-            AutoCloseable owned,
-            @Nullable String application) {
         JdbcCalls calls = new JdbcCalls(dataSource, config.name(), config.timeout());
         Dialect dialect;
         try {
@@ -190,6 +165,11 @@ public final class JdbcStores {
                         clock,
                         settlements,
                         owned);
+        // no url of its own: the data source is the application's
+        String application =
+                options.url() == null
+                        ? "the application's " + dataSource.getClass().getName()
+                        : null;
         log.openedWith(
                 config.name(), JdbcStoreProvider.TYPE, options.describe(dialect, application));
         return ObservedStore.observe(store, StoreObserver.all(List.of(log, config.observer())));

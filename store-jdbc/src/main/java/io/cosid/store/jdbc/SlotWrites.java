@@ -159,11 +159,10 @@ final class SlotWrites {
      * background declaring its floor, since nobody stamped under it.
      */
     SlotLease settleAcquire(
-            String operation,
-            Deadline deadline,
-            SlotAcquire.@Nullable Started sent,
-            String nonce,
-            JdbcCalls.UnknownOutcome e) {
+            Deadline deadline, SlotAcquire.Attempt attempt, JdbcCalls.UnknownOutcome e) {
+        String operation = deadline.operation();
+        String nonce = attempt.nonce();
+        SlotAcquire.Started sent = attempt.written();
         if (sent == null) {
             throw unknown(operation, e, null);
         }
