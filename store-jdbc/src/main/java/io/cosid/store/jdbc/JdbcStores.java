@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -165,14 +166,18 @@ public final class JdbcStores {
                         clock,
                         settlements,
                         owned);
-        // no url of its own: the data source is the application's
-        String application =
-                options.url() == null
-                        ? "the application's " + dataSource.getClass().getName()
-                        : null;
         log.openedWith(
-                config.name(), JdbcStoreProvider.TYPE, options.describe(dialect, application));
+                config.name(),
+                JdbcStoreProvider.TYPE,
+                options.describe(dialect, application(options, dataSource)));
         return ObservedStore.observe(store, StoreObserver.all(List.of(log, config.observer())));
+    }
+
+    /** The application's data source, as the open line names it; null for the store's own pool. */
+    private static @Nullable String application(JdbcOptions options, DataSource dataSource) {
+        return options.url() == null
+                ? "the application's " + dataSource.getClass().getName()
+                : null;
     }
 
     /** The database's dialect, after refusing a server that could hand a value out twice. */
