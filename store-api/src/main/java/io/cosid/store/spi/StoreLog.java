@@ -68,6 +68,10 @@ public abstract class StoreLog implements StoreObserver {
 
     @Override
     public final void operation(OperationEvent e) {
+        // every operation comes here: nothing is formatted unless its line is written
+        if (!enabled(severityOf(e.outcome()))) {
+            return;
+        }
         String what = e.operation().tag() + on(e.subject());
         switch (e.outcome()) {
             case SUCCESS ->
@@ -81,16 +85,13 @@ public abstract class StoreLog implements StoreObserver {
                             e.outcome().tag(),
                             ms(e),
                             message(e));
-            case FAILED -> {
-                if (enabled(Severity.WARN)) {
+            case FAILED ->
                     write(
                             Severity.WARN,
                             format(
                                     "store '%s': %s failed unexpectedly after %s ms",
                                     e.store(), what, ms(e)),
                             e.failure());
-                }
-            }
             // the caller's answer, not the operator's concern
             case SEALED, EXHAUSTED, BUSY, NOT_FOUND, CONFLICT, REFUSED ->
                     line(
@@ -101,6 +102,14 @@ public abstract class StoreLog implements StoreObserver {
                             e.outcome().tag(),
                             message(e));
         }
+    }
+
+    /** What an operation's outcome is to an operator. */
+    private static Severity severityOf(Outcome outcome) {
+        return switch (outcome) {
+            case LEASE_LOST, CORRUPT, TIMED_OUT, UNAVAILABLE, FAILED -> Severity.WARN;
+            case SUCCESS, SEALED, EXHAUSTED, BUSY, NOT_FOUND, CONFLICT, REFUSED -> Severity.DEBUG;
+        };
     }
 
     @Override
@@ -151,6 +160,9 @@ public abstract class StoreLog implements StoreObserver {
 
     @Override
     public final void lease(LeaseEvent e) {
+        if (!enabled(Severity.DEBUG)) {
+            return; // every renewal comes here
+        }
         line(
                 Severity.DEBUG,
                 "store '%s': lease %s of slot %d in '%s' (fence %d), valid for %d ms, margin %d ms",
